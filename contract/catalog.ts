@@ -1,0 +1,63 @@
+export type ActiveStatus = 'active' | 'inactive';
+
+export interface Product {
+  id: number;
+  code: string | null;
+  name: string;
+  category: string;
+  status: ActiveStatus;
+  summary: string;
+  description: string;
+  risk_level: string;
+  commission_rate: number | null;
+  attributes: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaSummary {
+  id: number;
+  filename: string;
+  file_ext: string;
+  preview_url: string;
+}
+
+export interface Course {
+  id: number;
+  title: string;
+  name: string;
+  category: string;
+  status: ActiveStatus;
+  summary: string;
+  content: string;
+  duration_minutes: number | null;
+  product_ids: number[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CourseDetail extends Course {
+  products: Product[];
+  medias: MediaSummary[];
+}
+
+export interface ImportRowError {
+  row: number;
+  field?: string;
+  error: string;
+}
+
+export interface ImportReport {
+  dry_run: boolean;
+  total: number;
+  valid: number;
+  created: number;
+  updated: number;
+  imported: number;
+  errors: ImportRowError[];
+}
+
+export interface CompanyIntro {
+  content: string;
+  medias: MediaSummary[];
+}

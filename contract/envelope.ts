@@ -1,0 +1,33 @@
+/** The response envelope of spec 2.1: every endpoint but health answers in it. */
+export interface Envelope<T> {
+  data: T | null;
+  error: string | null;
+  message: string;
+}
+
+/** Stable machine codes carried in `error`. Domains may add their own dotted codes. */
+export const ErrorCode = {
+  badRequest: 'bad_request',
+  invalidJson: 'invalid_json',
+  validationFailed: 'validation_failed',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  internalError: 'internal_error',
+} as const;
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+export interface Health {
+  status: 'ok';
+  service: string;
+  version: string;
+}

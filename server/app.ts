@@ -1,0 +1,60 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { Knex } from 'knex';
+import type { AppConfig } from './config.js';
+import type { Deps } from './context.js';
+import { envelope } from './http/envelope.js';
+import { requireRole, requireUser } from './auth/guards.js';
+import { healthRoutes } from './health/health.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { systemRoutes } from './system/system.routes.js';
+import { notificationRoutes } from './notifications/notifications.routes.js';
+import { productRoutes } from './products/products.routes.js';
+import { courseRoutes } from './courses/courses.routes.js';
+import { companyRoutes } from './company/company.routes.js';
+import { examRoutes } from './exams/exams.routes.js';
+import { mediaRoutes } from './media/media.routes.js';
+import { knowledgeRoutes } from './knowledge/knowledge.routes.js';
+import { chatRoutes } from './chat/chat.routes.js';
+import { workbenchRoutes } from './workbench/workbench.routes.js';
+import { audioRoutes } from './audio/audio.routes.js';
+
+export interface AppOptions {
+  db: Knex;
+  config: AppConfig;
+}
+
+export interface TrainbenchApp {
+  app: Koa;
+  /** Stops what the domains started (timers, background jobs); the database is the caller's. */
+  close(): Promise<void>;
+}
+
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, audioRoutes];
+
+export function createApp({ db, config }: AppOptions): TrainbenchApp {
+  const app = new Koa({ proxy: false });
+  const stops: (() => unknown)[] = [];
+  const user = requireUser(db, config.jwtSecret);
+  const deps: Deps = { db, config, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop) };
+
+  const api = new Router({ prefix: '/api' });
+  api.use(healthRoutes().routes());
+  for (const domain of domains) api.use(domain(deps).routes());
+
+  app.use(envelope);
+  app.use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: false }));
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  app.on('error', (err) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[trainbench]', err);
+  });
+
+  return {
+    app,
+    close: async () => {
+      for (const stop of stops.splice(0)) await stop();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { Deps } from '../context.js';
+import type { LoginResult } from '../../contract/users.js';
+import { parseBody } from '../http/validate.js';
+import { AppError, unauthorized } from '../http/errors.js';
+import { currentUser } from './guards.js';
+import { verifyPassword } from './passwords.js';
+import { signToken } from './tokens.js';
+import { findUserRowByUsername } from '../users/users.repository.js';
+import { readConfigValue } from '../system/config.service.js';
+
+const LoginBody = z.object({
+  username: z.string().trim().min(1).max(64),
+  password: z.string().min(1).max(1024),
+});
+
+// Verified against when the username is unknown, so both failures take the same time.
+const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$QvVf0d8k2gLhVf3mqCg5c1Vq3yH4Jm6Q0k3Nw2Y4zZ8';
+
+export function authRoutes({ db, config, requireUser }: Deps): Router {
+  const router = new Router();
+
+  router.post('/auth/login', async (ctx) => {
+    const { username, password } = parseBody(ctx, LoginBody);
+    const row = await findUserRowByUsername(db, username);
+    const valid = await verifyPassword(row?.password_hash ?? DUMMY_HASH, password);
+    if (!row || !valid) throw unauthorized('Wrong username or password');
+    if (row.status !== 'active') throw new AppError(403, 'account_disabled', 'This account has been disabled');
+    const minutes = await readConfigValue<number>(db, 'jwt_expire_minutes');
+    const expiresIn = minutes * 60;
+    const result: LoginResult = {
+      token: signToken(config.jwtSecret, Number(row.id), row.role, expiresIn),
+      expires_in: expiresIn,
+      user: { id: Number(row.id), username: row.username, full_name: row.full_name, role: row.role },
+    };
+    ctx.body = result;
+  });
+
+  router.get('/auth/me', requireUser, (ctx) => {
+    ctx.body = currentUser(ctx);
+  });
+
+  return router;
+}

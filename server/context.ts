@@ -1,0 +1,15 @@
+import type { Knex } from 'knex';
+import type { Middleware } from 'koa';
+import type { AppConfig } from './config.js';
+
+/** What every domain's routes receive: the database, the configuration and the shared guards. */
+export interface Deps {
+  db: Knex;
+  config: AppConfig;
+  /** Requires a valid token of an active user; sets ctx.state.user. */
+  requireUser: Middleware;
+  /** requireUser, then role admin (403 otherwise). */
+  requireAdmin: Middleware[];
+  /** Registers work to stop when the server closes (timers, background jobs). */
+  onClose(stop: () => unknown): void;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+const text = (max: number) => z.string().trim().max(max);
+const productIds = z.array(z.number().int().positive()).max(1000);
+
+const CourseFields = z.object({
+  title: text(200).min(1).optional(),
+  /** Accepted as an alias of title. */
+  name: text(200).min(1).optional(),
+  category: text(100).optional(),
+  status: z.enum(['active', 'inactive']).optional(),
+  summary: text(10_000).optional(),
+  content: z.string().max(1_000_000).optional(),
+  duration_minutes: z.number().int().min(0).max(100_000).nullable().optional(),
+  /** The new bound set when given; omitted keeps the current bindings. */
+  product_ids: productIds.optional(),
+});
+
+const withTitle = <T extends { title?: string; name?: string }>(v: T): Omit<T, 'name'> & { title?: string } => {
+  const { name, ...rest } = v;
+  const title = v.title ?? name;
+  return title === undefined ? rest : { ...rest, title };
+};
+
+export const CourseCreate = CourseFields.refine((v) => !!(v.title ?? v.name), { message: 'title is required', path: ['title'] }).transform(
+  (v) => withTitle(v) as Omit<typeof v, 'name'> & { title: string },
+);
+export const CourseUpdate = CourseFields.transform(withTitle);
+export type CourseInput = z.output<typeof CourseUpdate>;

@@ -1,0 +1,116 @@
+import type { Db } from '../db/knex.js';
+import type { Course, CourseDetail } from '../../contract/catalog.js';
+import { notFound, validationFailed } from '../http/errors.js';
+import { now } from '../db/time.js';
+import { toNullableNumber } from '../db/rows.js';
+import { statusToMatch, toProduct, type ProductRow } from '../products/products.repository.js';
+import { approvedMediaFor } from '../media/media.queries.js';
+import type { CourseInput } from './courses.schema.js';
+
+interface CourseRow {
+  id: number;
+  title: string;
+  category: string;
+  status: Course['status'];
+  summary: string;
+  content: string;
+  duration_minutes: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toCourse = (r: CourseRow, productIds: number[]): Course => ({
+  id: Number(r.id),
+  title: r.title,
+  name: r.title,
+  category: r.category,
+  status: r.status,
+  summary: r.summary,
+  content: r.content,
+  duration_minutes: toNullableNumber(r.duration_minutes),
+  product_ids: productIds,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+async function bindings(db: Db, courseIds: number[]): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  if (!courseIds.length) return map;
+  const rows: { course_id: number; product_id: number }[] = await db('course_products').whereIn('course_id', courseIds).orderBy(['course_id', 'sort_order']);
+  for (const r of rows) {
+    const list = map.get(Number(r.course_id)) ?? [];
+    list.push(Number(r.product_id));
+    map.set(Number(r.course_id), list);
+  }
+  return map;
+}
+
+export async function listCourses(db: Db, filter: { category?: string; status?: string }): Promise<Course[]> {
+  const query = db<CourseRow>('courses').orderBy('id');
+  const status = statusToMatch(filter.status);
+  if (status) query.where('status', status);
+  if (filter.category) query.where('category', filter.category);
+  const rows = await query;
+  const bound = await bindings(db, rows.map((r) => Number(r.id)));
+  return rows.map((r) => toCourse(r, bound.get(Number(r.id)) ?? []));
+}
+
+async function getCourse(db: Db, id: number): Promise<Course> {
+  const row = await db<CourseRow>('courses').where({ id }).first();
+  if (!row) throw notFound('Course');
+  return toCourse(row, (await bindings(db, [id])).get(id) ?? []);
+}
+
+/** The course with its active bound products and approved media. */
+export async function getCourseDetail(db: Db, id: number): Promise<CourseDetail> {
+  const course = await getCourse(db, id);
+  const products: ProductRow[] = course.product_ids.length
+    ? await db<ProductRow>('products').whereIn('id', course.product_ids).andWhere('status', 'active')
+    : [];
+  const order = new Map(course.product_ids.map((pid, i) => [pid, i]));
+  products.sort((a, b) => order.get(Number(a.id))! - order.get(Number(b.id))!);
+  return { ...course, products: products.map(toProduct), medias: await approvedMediaFor(db, 'course', id) };
+}
+
+async function replaceBindings(db: Db, courseId: number, productIds: number[]): Promise<void> {
+  const unique = [...new Set(productIds)];
+  if (unique.length) {
+    const found = (await db('products').whereIn('id', unique).pluck('id')).map(Number);
+    const missing = unique.filter((id) => !found.includes(id));
+    if (missing.length) throw validationFailed(`Unknown product id(s): ${missing.join(', ')}`, { product_ids: missing });
+  }
+  await db('course_products').where({ course_id: courseId }).delete();
+  if (unique.length) await db('course_products').insert(unique.map((product_id, sort_order) => ({ course_id: courseId, product_id, sort_order })));
+}
+
+function toRow(input: CourseInput): Partial<CourseRow> {
+  const row: Partial<CourseRow> = {};
+  for (const key of ['title', 'category', 'status', 'summary', 'content', 'duration_minutes'] as const) {
+    if (input[key] !== undefined) (row as Record<string, unknown>)[key] = input[key];
+  }
+  return row;
+}
+
+export async function createCourse(db: Db, input: CourseInput & { title: string }): Promise<CourseDetail> {
+  const id = await db.transaction(async (trx) => {
+    const stamp = now();
+    const [row] = await trx('courses').insert({ ...toRow(input), created_at: stamp, updated_at: stamp }).returning('id');
+    const courseId = Number((row as { id: number }).id);
+    if (input.product_ids) await replaceBindings(trx, courseId, input.product_ids);
+    return courseId;
+  });
+  return getCourseDetail(db, id);
+}
+
+export async function updateCourse(db: Db, id: number, input: CourseInput): Promise<CourseDetail> {
+  await db.transaction(async (trx) => {
+    await getCourse(trx, id);
+    await trx('courses').where({ id }).update({ ...toRow(input), updated_at: now() });
+    if (input.product_ids) await replaceBindings(trx, id, input.product_ids);
+  });
+  return getCourseDetail(db, id);
+}
+
+export async function deactivateCourse(db: Db, id: number): Promise<CourseDetail> {
+  return updateCourse(db, id, { status: 'inactive' });
+}

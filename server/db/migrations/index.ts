@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import * as core from './001_core.js';
+import * as exams from './002_exams.js';
+import * as media from './003_media_knowledge.js';
+import * as workbench from './004_workbench.js';
+
+interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** Migrations are imported modules rather than files found at run time, so they work from TypeScript, the build and the packaged app alike. */
+const migrations: Record<string, Migration> = {
+  '001_core': core,
+  '002_exams': exams,
+  '003_media_knowledge': media,
+  '004_workbench': workbench,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};

@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import type { Context, Middleware, Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type { File } from 'formidable';
+import { validationFailed } from './errors.js';
+
+export interface MultipartOptions {
+  /** Largest accepted file in bytes; a larger one is a 413. */
+  maxFileSize: number;
+  /** Where formidable streams files while they arrive (defaults to the OS temp folder). */
+  uploadDir?: string;
+}
+
+/**
+ * Parses multipart/form-data by streaming each file to disk. Temporary files that the handler did not move
+ * away are removed after the response, whatever happened.
+ */
+export function multipart({ maxFileSize, uploadDir }: MultipartOptions): Middleware {
+  const parse = koaBody({
+    multipart: true,
+    json: false,
+    urlencoded: true,
+    text: false,
+    formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
+  });
+  return async (ctx: Context, next: Next) => {
+    if (!ctx.is('multipart')) throw validationFailed('Expected a multipart/form-data body');
+    try {
+      await parse(ctx, next);
+    } finally {
+      await Promise.all(uploadedFiles(ctx).map((f) => fs.rm(f.filepath, { force: true })));
+    }
+  };
+}
+
+function uploadedFiles(ctx: Context): File[] {
+  const files = ctx.request.files ?? {};
+  return Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+}
+
+/** The single file of a form field; 400 when it is missing. */
+export function requireFile(ctx: Context, field = 'file'): File {
+  const entry = ctx.request.files?.[field];
+  const file = Array.isArray(entry) ? entry[0] : entry;
+  if (!file) throw validationFailed(`Missing file field "${field}"`);
+  return file;
+}
+
+/** A text field of the form, trimmed; undefined when absent. */
+export function formField(ctx: Context, name: string): string | undefined {
+  const body = ctx.request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first.trim() : undefined;
+}

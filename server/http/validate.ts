@@ -1,0 +1,44 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { validationFailed } from './errors.js';
+
+function describe(error: z.ZodError): { message: string; fields: { path: string; message: string }[] } {
+  const fields = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+  const first = fields[0];
+  return { message: first ? `Invalid ${first.path}: ${first.message}` : 'Invalid request', fields };
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const { message, fields } = describe(result.error);
+    throw validationFailed(message, fields);
+  }
+  return result.data;
+}
+
+/** The JSON body, validated. A missing body is treated as an empty object so required fields report by name. */
+export const parseBody = <S extends z.ZodType>(ctx: Context, schema: S): z.output<S> =>
+  parseWith(schema, ctx.request.body ?? {});
+
+export const parseQuery = <S extends z.ZodType>(ctx: Context, schema: S): z.output<S> => parseWith(schema, ctx.query);
+
+/** A positive integer id from a route parameter; anything else is a 404 for that resource. */
+export const IdParam = z.coerce.number().int().positive();
+
+export function parseId(value: string | undefined, what: string): number {
+  const parsed = IdParam.safeParse(value);
+  if (!parsed.success || parsed.data > Number.MAX_SAFE_INTEGER) throw validationFailed(`${what} id must be a positive integer`);
+  return parsed.data;
+}
+
+/** Query-string helpers: page/size paging as in spec part 8. */
+export const Paging = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(20),
+});
+
+/** A query flag given as `true`/`false`/`1`/`0`. */
+export const QueryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');

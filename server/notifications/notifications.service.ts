@@ -1,0 +1,106 @@
+import type { Db } from '../db/knex.js';
+import { NotificationType, type Notification } from '../../contract/notifications.js';
+import { toBool } from '../db/rows.js';
+import { now } from '../db/time.js';
+
+export interface NotificationContent {
+  title: string;
+  content?: string;
+  link?: string;
+  type?: string;
+}
+
+interface NotificationRow {
+  id: number;
+  user_id: number;
+  type: string;
+  title: string;
+  content: string;
+  link: string;
+  read: number | boolean;
+  created_at: string;
+}
+
+export const toNotification = (row: NotificationRow): Notification => ({
+  id: Number(row.id),
+  user_id: Number(row.user_id),
+  type: row.type,
+  title: row.title,
+  content: row.content,
+  link: row.link,
+  read: toBool(row.read),
+  created_at: row.created_at,
+});
+
+/** Owner texts that mean "nobody": assignment to them notifies no one. */
+export const UNASSIGNED_MARKERS = new Set(['', '-', 'unassigned', 'none', '未分配', '待分配', '无']);
+
+async function deliver(db: Db, userIds: number[], message: NotificationContent, fallbackType: string): Promise<number> {
+  const ids = [...new Set(userIds)].filter((id) => Number.isInteger(id) && id > 0);
+  if (!ids.length) return 0;
+  const created_at = now();
+  const rows = ids.map((user_id) => ({
+    user_id,
+    type: message.type ?? fallbackType,
+    title: message.title,
+    content: message.content ?? '',
+    link: message.link ?? '',
+    read: false,
+    created_at,
+  }));
+  for (let i = 0; i < rows.length; i += 200) await db('notifications').insert(rows.slice(i, i + 200));
+  return ids.length;
+}
+
+const activeUserIds = async (db: Db, role: 'employee' | 'admin'): Promise<number[]> =>
+  (await db('users').where({ role, status: 'active' }).pluck('id')).map(Number);
+
+/** The four event rules of spec part 6. Each returns how many notifications it created. */
+export const notify = {
+  /** A new formal exam is published → every active employee. */
+  examPublished: async (db: Db, message: NotificationContent) =>
+    deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.examPublished),
+
+  /** An administrative notice → every active admin. */
+  admins: async (db: Db, message: NotificationContent) =>
+    deliver(db, await activeUserIds(db, 'admin'), message, NotificationType.adminNotice),
+
+  /** A task or item assigned to an owner name → active users whose full_name or username equals it. */
+  owner: async (db: Db, ownerText: string | null | undefined, message: NotificationContent) => {
+    const owner = (ownerText ?? '').trim();
+    if (UNASSIGNED_MARKERS.has(owner.toLowerCase())) return 0;
+    const ids = await db('users')
+      .where({ status: 'active' })
+      .andWhere((q) => q.where('full_name', owner).orWhere('username', owner))
+      .pluck('id');
+    return deliver(db, ids.map(Number), message, NotificationType.assignment);
+  },
+
+  /** A directed notice to one user; id 0 (or a user that does not exist) is ignored. */
+  user: async (db: Db, userId: number, message: NotificationContent) => {
+    if (!userId) return 0;
+    const exists = await db('users').where({ id: userId }).first('id');
+    return exists ? deliver(db, [userId], message, NotificationType.directed) : 0;
+  },
+};
+
+export async function listNotifications(db: Db, userId: number, unreadOnly: boolean): Promise<Notification[]> {
+  const query = db<NotificationRow>('notifications').where({ user_id: userId });
+  if (unreadOnly) query.where({ read: false });
+  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(100);
+  return rows.map(toNotification);
+}
+
+export async function unreadCount(db: Db, userId: number): Promise<number> {
+  const row = await db('notifications').where({ user_id: userId, read: false }).count({ count: '*' }).first();
+  return Number(row?.count ?? 0);
+}
+
+export const findNotification = async (db: Db, id: number): Promise<Notification | undefined> => {
+  const row = await db<NotificationRow>('notifications').where({ id }).first();
+  return row && toNotification(row);
+};
+
+export const markRead = (db: Db, id: number) => db('notifications').where({ id }).update({ read: true });
+
+export const markAllRead = (db: Db, userId: number) => db('notifications').where({ user_id: userId, read: false }).update({ read: true });

@@ -1,0 +1,158 @@
+import fs from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import type { Db } from '../db/knex.js';
+import type { ImportReport, ImportRowError } from '../../contract/catalog.js';
+import { validationFailed } from '../http/errors.js';
+import { ProductCreate, type ProductInput } from './products.schema.js';
+import { findProductByCode, insertProduct, updateProductRow } from './products.repository.js';
+
+interface SourceRow {
+  row: number;
+  values: Record<string, unknown>;
+}
+
+const FIELD_ALIASES: Record<string, string> = {
+  code: 'code', 产品编码: 'code', 编码: 'code', 产品代码: 'code',
+  name: 'name', 产品名称: 'name', 名称: 'name',
+  category: 'category', 类别: 'category', 分类: 'category', 产品类别: 'category',
+  status: 'status', 状态: 'status',
+  summary: 'summary', 简介: 'summary', 摘要: 'summary',
+  description: 'description', 描述: 'description', 详情: 'description',
+  risk_level: 'risk_level', 风险等级: 'risk_level',
+  commission_rate: 'commission_rate', 佣金比例: 'commission_rate', 佣金率: 'commission_rate',
+  attributes: 'attributes',
+};
+
+const MAX_ROWS = 50_000;
+
+async function readJsonRows(file: string): Promise<SourceRow[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch {
+    throw validationFailed('The import file is not valid JSON');
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { products?: unknown })?.products;
+  if (!Array.isArray(list)) throw validationFailed('A JSON import is an array of products, or {"products": [...]}');
+  return list.map((values, i) => ({ row: i + 1, values: values && typeof values === 'object' && !Array.isArray(values) ? (values as Record<string, unknown>) : { __invalid: values } }));
+}
+
+function cellValue(cell: ExcelJS.Cell): unknown {
+  const v = cell.value;
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'number' || typeof v === 'boolean') return v;
+  return cell.text.trim() || undefined;
+}
+
+async function readXlsxRows(file: string): Promise<SourceRow[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(file);
+  } catch {
+    throw validationFailed('The import file is not a readable .xlsx workbook');
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw validationFailed('The workbook has no worksheet');
+  const header = sheet.getRow(1);
+  const columns = new Map<number, string>();
+  header.eachCell((cell, col) => {
+    const name = cell.text.trim();
+    if (name) columns.set(col, name);
+  });
+  if (!columns.size) throw validationFailed('The first row of the worksheet must name the columns');
+  const rows: SourceRow[] = [];
+  sheet.eachRow((row, rowNumber) => {
+    if (rowNumber === 1) return;
+    const values: Record<string, unknown> = {};
+    for (const [col, name] of columns) {
+      const value = cellValue(row.getCell(col));
+      if (value !== undefined) values[name] = value;
+    }
+    if (Object.keys(values).length) rows.push({ row: rowNumber, values });
+  });
+  return rows;
+}
+
+/** Known columns (English or Chinese headers) become fields; every other non-empty column becomes an attribute. */
+function normalise(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const attributes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const field = FIELD_ALIASES[key.trim()] ?? FIELD_ALIASES[key.trim().toLowerCase()];
+    if (!field) attributes[key] = value;
+    else if (field === 'commission_rate' && typeof value === 'string' && value.trim() !== '') out[field] = Number(value.replace('%', ''));
+    else if (field !== 'attributes' && typeof value === 'number') out[field] = field === 'commission_rate' ? value : String(value);
+    else out[field] = value;
+  }
+  if (Object.keys(attributes).length) out.attributes = { ...(out.attributes as object | undefined), ...attributes };
+  return out;
+}
+
+interface ValidRow {
+  row: number;
+  input: ProductInput & { name: string };
+}
+
+function validate(rows: SourceRow[]): { valid: ValidRow[]; errors: ImportRowError[] } {
+  const valid: ValidRow[] = [];
+  const errors: ImportRowError[] = [];
+  const codes = new Map<string, number>();
+  for (const { row, values } of rows) {
+    if ('__invalid' in values) {
+      errors.push({ row, error: 'each product must be an object' });
+      continue;
+    }
+    const parsed = ProductCreate.safeParse(normalise(values));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) errors.push({ row, field: issue.path.join('.') || undefined, error: issue.message });
+      continue;
+    }
+    const code = parsed.data.code;
+    if (code) {
+      const first = codes.get(code);
+      if (first !== undefined) {
+        errors.push({ row, field: 'code', error: `duplicate code "${code}" (also in row ${first})` });
+        continue;
+      }
+      codes.set(code, row);
+    }
+    valid.push({ row, input: parsed.data });
+  }
+  return { valid, errors };
+}
+
+/**
+ * Imports every row in one transaction, or nothing when any row is invalid: the report then lists every bad row.
+ * Rows whose code matches an existing product update it; the rest are created. dry_run reports without writing.
+ */
+export async function importProducts(db: Db, file: { filepath: string; originalFilename?: string | null }, dryRun: boolean): Promise<ImportReport> {
+  const name = (file.originalFilename ?? '').toLowerCase();
+  const rows = name.endsWith('.json') ? await readJsonRows(file.filepath) : name.endsWith('.xlsx') ? await readXlsxRows(file.filepath) : undefined;
+  if (!rows) throw validationFailed('The import file must be .xlsx or .json');
+  if (!rows.length) throw validationFailed('The import file contains no products');
+  if (rows.length > MAX_ROWS) throw validationFailed(`At most ${MAX_ROWS} products per import`);
+  const { valid, errors } = validate(rows);
+  const report: ImportReport = { dry_run: dryRun, total: rows.length, valid: valid.length, created: 0, updated: 0, imported: 0, errors };
+
+  const apply = async (trx: Db) => {
+    for (const { input } of valid) {
+      const existing = input.code ? await findProductByCode(trx, input.code) : undefined;
+      if (existing) {
+        await updateProductRow(trx, existing.id, input);
+        report.updated++;
+      } else {
+        await insertProduct(trx, input);
+        report.created++;
+      }
+    }
+  };
+
+  if (errors.length) return report;
+  if (dryRun) {
+    for (const { input } of valid) (input.code && (await findProductByCode(db, input.code)) ? report.updated++ : report.created++);
+  } else {
+    await db.transaction(apply);
+    report.imported = report.created + report.updated;
+  }
+  return report;
+}

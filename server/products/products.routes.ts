@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import type { Deps } from '../context.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { formField, multipart, requireFile } from '../http/multipart.js';
+import { validationFailed } from '../http/errors.js';
+import { listProducts } from './products.repository.js';
+import { createProduct, deactivateProduct, getProduct, updateProduct } from './products.service.js';
+import { importProducts } from './products.import.js';
+import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
+
+const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
+  const router = new Router({ prefix: '/products' });
+
+  router.get('/', requireUser, async (ctx) => {
+    ctx.body = await listProducts(db, parseQuery(ctx, ListQuery));
+  });
+
+  router.post('/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {
+    const dryRun = [ctx.query.dry_run, formField(ctx, 'dry_run')].some((v) => v === 'true' || v === '1');
+    const report = await importProducts(db, requireFile(ctx), dryRun);
+    if (report.errors.length && !dryRun) {
+      const first = report.errors.slice(0, 3).map((e) => `row ${e.row}${e.field ? ` (${e.field})` : ''}: ${e.error}`);
+      throw validationFailed(`${report.errors.length} invalid row(s), nothing imported. ${first.join('; ')}`, report);
+    }
+    ctx.body = report;
+  });
+
+  router.get('/:id', requireUser, async (ctx) => {
+    ctx.body = await getProduct(db, parseId(ctx.params.id, 'Product'));
+  });
+
+  router.post('/', ...requireAdmin, async (ctx) => {
+    const product = await createProduct(db, parseBody(ctx, ProductCreate));
+    ctx.status = 201;
+    ctx.body = product;
+  });
+
+  router.put('/:id', ...requireAdmin, async (ctx) => {
+    const id = parseId(ctx.params.id, 'Product');
+    ctx.body = await updateProduct(db, id, parseBody(ctx, ProductUpdate));
+  });
+
+  router.delete('/:id', ...requireAdmin, async (ctx) => {
+    ctx.body = await deactivateProduct(db, parseId(ctx.params.id, 'Product'));
+  });
+
+  return router;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+const text = (max: number) => z.string().trim().max(max);
+
+/** The editable fields of a product; everything not named here goes to `attributes` only when given there. */
+export const ProductFields = z.object({
+  code: text(64).min(1).nullable().optional(),
+  name: text(200).min(1),
+  category: text(100).optional(),
+  status: z.enum(['active', 'inactive']).optional(),
+  summary: text(10_000).optional(),
+  description: text(100_000).optional(),
+  risk_level: text(50).optional(),
+  commission_rate: z.number().min(0).max(100).nullable().optional(),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+});
+
+export const ProductCreate = ProductFields;
+export const ProductUpdate = ProductFields.partial();
+export type ProductInput = z.output<typeof ProductUpdate>;
+
+export const ListQuery = z.object({
+  category: z.string().optional(),
+  status: z.string().optional(),
+  q: z.string().trim().optional(),
+});

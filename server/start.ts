@@ -1,0 +1,45 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import type { AppConfig } from './config.js';
+import { openDatabase } from './db/knex.js';
+import { createApp } from './app.js';
+import { ensureAdmin } from './users/bootstrap.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Knex;
+  /** Set when this start created the admin with a generated password. */
+  generatedAdminPassword?: string;
+  close(): Promise<void>;
+}
+
+/** Opens the database (migrating it), makes sure an admin exists, and listens on config.host:config.port (0 = any free port). */
+export async function startServer(config: AppConfig): Promise<RunningServer> {
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+  const admin = await ensureAdmin(db, config.adminUsername, config.adminPassword);
+  const trainbench = createApp({ db, config });
+  const server = http.createServer(trainbench.app.callback());
+  // Uploads of up to 200 MB over a slow link must not be cut off by Node's default request timeout.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    db,
+    generatedAdminPassword: admin.generatedPassword,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await trainbench.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export interface ConfigDefinition {
+  schema: z.ZodType<string | number | boolean | string[]>;
+  default: string | number | boolean | string[];
+  /** Stored as given, returned masked. */
+  secret?: boolean;
+}
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), 'must be an http(s) URL');
+
+const positiveInt = (max: number) =>
+  z.union([z.number(), z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number)]).pipe(
+    z.number().int('must be a positive integer').positive('must be a positive integer').max(max),
+  );
+
+/** Every named system parameter, its validation and default. Unknown names are rejected on PUT. */
+export const configDefinitions: Record<string, ConfigDefinition> = {
+  llm_base_url: { schema: httpUrl, default: '' },
+  llm_api_key: { schema: z.string(), default: '', secret: true },
+  llm_model: { schema: z.string().trim().max(200), default: '' },
+  jwt_expire_minutes: { schema: positiveInt(525_600), default: 480 },
+  company_intro_content: { schema: z.string().max(1_000_000), default: '' },
+  upload_session_ttl_hours: { schema: positiveInt(24 * 365), default: 48 },
+  trusted_pack_keys: { schema: z.array(z.string().trim().min(1)), default: [] },
+};

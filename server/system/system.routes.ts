@@ -1,0 +1,98 @@
+import Router from '@koa/router';
+import type { Deps } from '../context.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { listUsers } from '../users/users.repository.js';
+import { createUser, getUser, updateUser } from '../users/users.service.js';
+import { createDepartment, deleteDepartment, getDepartment, listDepartments, updateDepartment } from '../users/departments.service.js';
+import {
+  addKnowledge,
+  createPosition,
+  deleteKnowledge,
+  deletePosition,
+  getKnowledge,
+  getPosition,
+  listPositions,
+  updateKnowledge,
+  updatePosition,
+} from '../users/positions.service.js';
+import { publicConfig, readConfig, writeConfig } from './config.service.js';
+import * as schema from './system.schema.js';
+
+/** Administration under /api/system: users, departments, positions (with their knowledge items) and parameters. */
+export function systemRoutes({ db, requireAdmin }: Deps): Router {
+  const router = new Router({ prefix: '/system' });
+  router.use(...requireAdmin);
+
+  router.get('/users', async (ctx) => {
+    ctx.body = await listUsers(db, parseQuery(ctx, schema.UserListQuery));
+  });
+  router.get('/users/:id', async (ctx) => {
+    ctx.body = await getUser(db, parseId(ctx.params.id, 'User'));
+  });
+  router.post('/users', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await createUser(db, parseBody(ctx, schema.UserCreate));
+  });
+  router.put('/users/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, 'User');
+    ctx.body = await updateUser(db, id, parseBody(ctx, schema.UserUpdate));
+  });
+
+  router.get('/departments', async (ctx) => {
+    ctx.body = await listDepartments(db);
+  });
+  router.get('/departments/:id', async (ctx) => {
+    ctx.body = await getDepartment(db, parseId(ctx.params.id, 'Department'));
+  });
+  router.post('/departments', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await createDepartment(db, parseBody(ctx, schema.DepartmentCreate));
+  });
+  router.put('/departments/:id', async (ctx) => {
+    ctx.body = await updateDepartment(db, parseId(ctx.params.id, 'Department'), parseBody(ctx, schema.DepartmentUpdate));
+  });
+  router.delete('/departments/:id', async (ctx) => {
+    ctx.body = await deleteDepartment(db, parseId(ctx.params.id, 'Department'));
+  });
+
+  router.get('/positions', async (ctx) => {
+    ctx.body = await listPositions(db);
+  });
+  router.get('/positions/:id', async (ctx) => {
+    ctx.body = await getPosition(db, parseId(ctx.params.id, 'Position'));
+  });
+  router.post('/positions', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await createPosition(db, parseBody(ctx, schema.PositionCreate));
+  });
+  router.put('/positions/:id', async (ctx) => {
+    ctx.body = await updatePosition(db, parseId(ctx.params.id, 'Position'), parseBody(ctx, schema.PositionUpdate));
+  });
+  router.delete('/positions/:id', async (ctx) => {
+    ctx.body = await deletePosition(db, parseId(ctx.params.id, 'Position'));
+  });
+  router.post('/positions/:id/knowledge', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await addKnowledge(db, parseId(ctx.params.id, 'Position'), parseBody(ctx, schema.KnowledgeCreate));
+  });
+  router.get('/positions/:id/knowledge/:itemId', async (ctx) => {
+    ctx.body = await getKnowledge(db, parseId(ctx.params.id, 'Position'), parseId(ctx.params.itemId, 'Knowledge item'));
+  });
+  router.put('/positions/:id/knowledge/:itemId', async (ctx) => {
+    const body = parseBody(ctx, schema.KnowledgeUpdate);
+    ctx.body = await updateKnowledge(db, parseId(ctx.params.id, 'Position'), parseId(ctx.params.itemId, 'Knowledge item'), body);
+  });
+  router.delete('/positions/:id/knowledge/:itemId', async (ctx) => {
+    ctx.body = await deleteKnowledge(db, parseId(ctx.params.id, 'Position'), parseId(ctx.params.itemId, 'Knowledge item'));
+  });
+
+  router.get('/config', async (ctx) => {
+    ctx.body = publicConfig(await readConfig(db));
+  });
+  router.put('/config', async (ctx) => {
+    const { configs } = parseBody(ctx, schema.ConfigUpdate);
+    ctx.body = publicConfig(await writeConfig(db, configs));
+  });
+
+  return router;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const username = z.string().trim().min(1).max(64).regex(/^[^\s]+$/, 'must not contain spaces');
+const password = z.string().min(6, 'must be at least 6 characters').max(1024);
+const role = z.enum(['employee', 'admin']);
+const optionalId = z.number().int().positive().nullable().optional();
+
+export const UserCreate = z.object({
+  username,
+  password,
+  full_name: z.string().trim().max(100).default(''),
+  role: role.default('employee'),
+  status: z.enum(['active', 'disabled']).optional(),
+  department: z.string().trim().max(100).optional(),
+  department_id: optionalId,
+  position_id: optionalId,
+});
+
+export const UserUpdate = z.object({
+  username: username.optional(),
+  password: password.optional(),
+  full_name: z.string().trim().max(100).optional(),
+  role: role.optional(),
+  status: z.enum(['active', 'disabled']).optional(),
+  department: z.string().trim().max(100).optional(),
+  department_id: optionalId,
+  position_id: optionalId,
+});
+
+export const UserListQuery = z.object({
+  role: role.optional(),
+  status: z.enum(['active', 'disabled']).optional(),
+  department: z.string().optional(),
+});
+
+export const DepartmentCreate = z.object({ name: z.string().trim().min(1).max(100), description: z.string().max(2000).optional() });
+export const DepartmentUpdate = DepartmentCreate.partial();
+
+const knowledgeItem = z.object({
+  title: z.string().trim().min(1).max(200),
+  kind: z.enum(['course', 'product', 'text']).optional(),
+  ref_id: z.number().int().positive().nullable().optional(),
+  is_mandatory: z.boolean().optional(),
+  sort_order: z.number().int().min(0).optional(),
+});
+
+export const KnowledgeCreate = knowledgeItem;
+export const KnowledgeUpdate = knowledgeItem.partial();
+
+export const PositionCreate = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().max(2000).optional(),
+  knowledge: z.array(knowledgeItem).max(500).optional(),
+});
+export const PositionUpdate = PositionCreate.partial();
+
+export const ConfigUpdate = z.object({ configs: z.record(z.string(), z.unknown()) });

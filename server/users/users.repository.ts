@@ -1,0 +1,61 @@
+import type { Db } from '../db/knex.js';
+import type { Role, User, UserStatus } from '../../contract/users.js';
+import { toNullableNumber } from '../db/rows.js';
+import { now } from '../db/time.js';
+
+export interface UserRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  full_name: string;
+  role: Role;
+  status: UserStatus;
+  department: string;
+  department_id: number | null;
+  position_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const toUser = (row: UserRow): User => ({
+  id: Number(row.id),
+  username: row.username,
+  full_name: row.full_name,
+  role: row.role,
+  status: row.status,
+  department: row.department,
+  department_id: toNullableNumber(row.department_id),
+  position_id: toNullableNumber(row.position_id),
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+export const findUserRow = (db: Db, id: number): Promise<UserRow | undefined> => db<UserRow>('users').where({ id }).first();
+
+export const findUserRowByUsername = (db: Db, username: string): Promise<UserRow | undefined> =>
+  db<UserRow>('users').where({ username }).first();
+
+export async function listUsers(db: Db, filter: { role?: Role; status?: UserStatus; department?: string } = {}): Promise<User[]> {
+  const query = db<UserRow>('users').orderBy('id');
+  if (filter.role) query.where('role', filter.role);
+  if (filter.status) query.where('status', filter.status);
+  if (filter.department !== undefined) query.where('department', filter.department);
+  return (await query).map(toUser);
+}
+
+export type NewUser = Omit<UserRow, 'id' | 'created_at' | 'updated_at'>;
+
+export async function insertUser(db: Db, user: NewUser): Promise<User> {
+  const stamp = now();
+  const [row] = await db('users').insert({ ...user, created_at: stamp, updated_at: stamp }).returning('*');
+  return toUser(row as UserRow);
+}
+
+export async function updateUserRow(db: Db, id: number, patch: Partial<NewUser>): Promise<void> {
+  await db('users').where({ id }).update({ ...patch, updated_at: now() });
+}
+
+export const countUsers = async (db: Db): Promise<number> => {
+  const row = await db('users').count({ count: '*' }).first();
+  return Number(row?.count ?? 0);
+};

@@ -1,0 +1,44 @@
+// The whole suite: type check, then every test file over real HTTP on SQLite, then again on PostgreSQL when one answers.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const only = process.argv.slice(2);
+
+function findTests(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'support' || name === 'e2e' ? [] : findTests(full);
+    return name.endsWith('.test.ts') ? [path.relative(root, full)] : [];
+  });
+}
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } });
+  if (result.status !== 0) {
+    console.error(`${label} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const postgresUp = () =>
+  new Promise((resolve) => {
+    const socket = net.connect(5432, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.setTimeout(1000, () => (socket.destroy(), resolve(false)));
+  });
+
+const files = only.length ? only : findTests(path.join(root, 'tests')).sort();
+const nodeTest = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files];
+
+if (!only.length) run('type check', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+run('tests on SQLite', process.execPath, nodeTest);
+if (process.env.SKIP_POSTGRES !== '1' && (await postgresUp())) {
+  run('tests on PostgreSQL', process.execPath, nodeTest, { TEST_DB: 'postgres' });
+} else {
+  console.log('\nPostgreSQL is not reachable on 127.0.0.1:5432: PostgreSQL pass skipped');
+}
