@@ -19,6 +19,8 @@ import { knowledgeRoutes } from './knowledge/knowledge.routes.js';
 import { chatRoutes } from './chat/chat.routes.js';
 import { workbenchRoutes } from './workbench/workbench.routes.js';
 import { audioRoutes } from './audio/audio.routes.js';
+import { aiRoutes } from './ai/ai.routes.js';
+import { learningRoutes } from './learning/learning.routes.js';
 
 export interface AppOptions {
   db: Knex;
@@ -31,7 +33,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, audioRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const app = new Koa({ proxy: false });

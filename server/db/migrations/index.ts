@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import * as core from './001_core.js';
 import * as exams from './002_exams.js';
-import * as media from './003_media_knowledge.js';
+import * as media from './003_media.js';
 import * as workbench from './004_workbench.js';
+import * as knowledge from './005_knowledge.js';
+import * as ai from './006_ai.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -13,8 +15,10 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_exams': exams,
-  '003_media_knowledge': media,
+  '003_media': media,
   '004_workbench': workbench,
+  '005_knowledge': knowledge,
+  '006_ai': ai,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,25 @@
+// npm run bench: every scenario, each reported as ratios to baselines measured in this same run.
+import { load, startBareKoa, type BenchContext, type LoadResult } from './harness.js';
+import foundation from './foundation.js';
+
+type Scenario = (ctx: BenchContext) => Promise<void>;
+
+const scenarios: [string, Scenario][] = [['foundation', foundation]];
+
+const only = process.argv.slice(2);
+const bare = await startBareKoa();
+const cache = new Map<number, LoadResult>();
+const baselineAt = async (connections: number) => {
+  if (!cache.has(connections)) cache.set(connections, await load({ url: bare.url, path: '/', connections, duration: 5 }));
+  return cache.get(connections)!;
+};
+const baseline = await baselineAt(32);
+console.log(`baseline: bare Koa constant JSON at 32 connections: ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms\n`);
+
+for (const [name, scenario] of scenarios) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`--- ${name}`);
+  await scenario({ baseline, bareKoa: bare, baselineAt });
+  console.log();
+}
+await bare.close();

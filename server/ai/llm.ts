@@ -1,0 +1,29 @@
+// Contract of the model client, implemented by the AI domain and used by the coach chat and the workbench.
+import type { Db } from '../db/knex.js';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface StreamChatOptions {
+  messages: ChatMessage[];
+  /** Aborts the upstream request (client disconnected). */
+  signal?: AbortSignal;
+  /** Called for every piece of the reply as it arrives. */
+  onToken(text: string): void;
+  /** Recorded with the call in the model-call log. */
+  log?: { user_id?: number; specialist_key?: string; task_id?: number; purpose?: string };
+}
+
+export interface StreamChatResult {
+  route: { id: number | null; name: string; model: string };
+  text: string;
+}
+
+/**
+ * Streams a chat completion through the enabled chat routes in priority order (the system-config route first
+ * when configured). Throws AppError 500 `no_model_route` before anything is streamed when no route is usable;
+ * a route that fails before its first token is retried once on the next route.
+ */
+export type StreamChat = (db: Db, options: StreamChatOptions) => Promise<StreamChatResult>;
