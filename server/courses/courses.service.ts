@@ -3,7 +3,8 @@ import type { Course, CourseDetail } from '../../contract/catalog.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { toNullableNumber } from '../db/rows.js';
-import { statusToMatch, toProduct, type ProductRow } from '../products/products.repository.js';
+import { applyPaging, statusToMatch, toProduct, type ProductRow } from '../products/products.repository.js';
+import type { ListFilter } from '../products/products.schema.js';
 import { approvedMediaFor } from '../media/media.queries.js';
 import type { CourseInput } from './courses.schema.js';
 
@@ -45,12 +46,13 @@ async function bindings(db: Db, courseIds: number[]): Promise<Map<number, number
   return map;
 }
 
-export async function listCourses(db: Db, filter: { category?: string; status?: string }): Promise<Course[]> {
+export async function listCourses(db: Db, filter: ListFilter): Promise<Course[]> {
   const query = db<CourseRow>('courses').orderBy('id');
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
   if (filter.category) query.where('category', filter.category);
-  const rows = await query;
+  if (filter.q) query.whereRaw('title LIKE ?', [`%${filter.q}%`]);
+  const rows = await applyPaging(query, filter);
   const bound = await bindings(db, rows.map((r) => Number(r.id)));
   return rows.map((r) => toCourse(r, bound.get(Number(r.id)) ?? []));
 }

@@ -3,14 +3,34 @@ import { z } from 'zod';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { parseId, parseQuery, QueryBool } from '../http/validate.js';
-import { findNotification, listNotifications, markAllRead, markRead, unreadCount } from './notifications.service.js';
+import { parseBody, parseId, parseQuery, QueryBool } from '../http/validate.js';
+import { findNotification, listNotifications, markAllRead, markRead, notify, unreadCount } from './notifications.service.js';
 
 const ListQuery = z.object({ unread_only: QueryBool.optional() });
 
-export function notificationRoutes({ db, requireUser }: Deps): Router {
+const message = { title: z.string().trim().min(1).max(200), content: z.string().max(10_000).optional(), link: z.string().max(500).optional(), type: z.string().trim().min(1).max(50).optional() };
+
+/** An admin's notice goes to exactly one kind of target: one user, an owner name, or everyone of a role. */
+const SendBody = z.union([
+  z.object({ ...message, user_id: z.number().int().min(0) }).strict(),
+  z.object({ ...message, owner: z.string().max(200) }).strict(),
+  z.object({ ...message, audience: z.enum(['admins', 'employees']) }).strict(),
+]);
+
+export function notificationRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/notifications' });
   router.use(requireUser);
+
+  router.post('/', ...requireAdmin, async (ctx) => {
+    const body = parseBody(ctx, SendBody);
+    const sent =
+      'user_id' in body ? await notify.user(db, body.user_id, body)
+      : 'owner' in body ? await notify.owner(db, body.owner, body)
+      : body.audience === 'admins' ? await notify.admins(db, body)
+      : await notify.employees(db, body);
+    ctx.status = 201;
+    ctx.body = { sent };
+  });
 
   router.get('/', async (ctx) => {
     const { unread_only } = parseQuery(ctx, ListQuery);

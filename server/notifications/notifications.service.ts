@@ -61,6 +61,10 @@ export const notify = {
   examPublished: async (db: Db, message: NotificationContent) =>
     deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.examPublished),
 
+  /** A notice to every active employee. */
+  employees: async (db: Db, message: NotificationContent) =>
+    deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.adminNotice),
+
   /** An administrative notice → every active admin. */
   admins: async (db: Db, message: NotificationContent) =>
     deliver(db, await activeUserIds(db, 'admin'), message, NotificationType.adminNotice),

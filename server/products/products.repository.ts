@@ -1,8 +1,9 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
-import type { ProductInput } from './products.schema.js';
+import type { ListFilter, ProductInput } from './products.schema.js';
 
 export interface ProductRow {
   id: number;
@@ -37,7 +38,14 @@ export const toProduct = (r: ProductRow): Product => ({
 /** `status` semantics shared by products and courses: omitted → active only, `all` → every status, else exact. */
 export const statusToMatch = (status: string | undefined): string | undefined => (status === 'all' ? undefined : status || 'active');
 
-export async function listProducts(db: Db, filter: { category?: string; status?: string; q?: string }): Promise<Product[]> {
+/** Applies page/size when either is given (size defaults to 20, page to 1). */
+export function applyPaging<Q extends Knex.QueryBuilder>(query: Q, filter: Pick<ListFilter, 'page' | 'size'>): Q {
+  if (filter.page === undefined && filter.size === undefined) return query;
+  const size = filter.size ?? 20;
+  return query.limit(size).offset(((filter.page ?? 1) - 1) * size) as Q;
+}
+
+export async function listProducts(db: Db, filter: ListFilter): Promise<Product[]> {
   const query = db<ProductRow>('products').orderBy('id');
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
@@ -46,7 +54,7 @@ export async function listProducts(db: Db, filter: { category?: string; status?:
     const like = `%${filter.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
     query.where((q) => q.whereRaw("name LIKE ? ESCAPE '\\'", [like]).orWhereRaw("code LIKE ? ESCAPE '\\'", [like]));
   }
-  return (await query).map(toProduct);
+  return (await applyPaging(query, filter)).map(toProduct);
 }
 
 export const findProductRow = (db: Db, id: number): Promise<ProductRow | undefined> => db<ProductRow>('products').where({ id }).first();

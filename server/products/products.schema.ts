@@ -19,8 +19,12 @@ export const ProductCreate = ProductFields;
 export const ProductUpdate = ProductFields.partial();
 export type ProductInput = z.output<typeof ProductUpdate>;
 
+/** List filters shared by products and courses; page and size are optional (without them, every match). */
 export const ListQuery = z.object({
   category: z.string().optional(),
   status: z.string().optional(),
   q: z.string().trim().optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(500).optional(),
 });
+export type ListFilter = z.output<typeof ListQuery>;
