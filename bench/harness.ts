@@ -1,12 +1,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { configFromEnv } from '../server/config.js';
-import { startServer, type RunningServer } from '../server/start.js';
+import type { Knex } from 'knex';
+import { openDatabase } from '../server/db/knex.js';
+import { ensureAdmin } from '../server/users/bootstrap.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LoadOptions {
   url: string;
@@ -45,33 +48,67 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
-/** The baseline: a bare Koa app answering a constant JSON, served in the same process. */
-export async function startBareKoa(): Promise<{ url: string; close(): Promise<void> }> {
-  const app = new Koa();
-  app.use((ctx) => {
-    ctx.body = { data: { ok: true }, error: null, message: 'success' };
-  });
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+interface ChildServer {
+  url: string;
+  pid: number;
+  /** Peak resident memory of the server process so far (VmHWM), in MB. */
+  peakRssMb(): number;
+  close(): Promise<void>;
 }
 
-export interface BenchServer extends RunningServer {
+/** Runs a server script in its own Node process (so the load generator does not share its event loop) and waits for its `listening on` line. */
+async function spawnServer(script: string, env: NodeJS.ProcessEnv): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    peakRssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The baseline: a bare Koa app answering a constant JSON, in its own process. */
+export const startBareKoa = (): Promise<ChildServer> => spawnServer('bench/bare-koa.ts', {});
+
+export interface BenchServer extends ChildServer {
+  /** A connection of the bench's own to the server's database (SQLite in WAL mode allows both). */
+  db: Knex;
   dataDir: string;
   adminToken: string;
   login(username: string, password: string): Promise<string>;
   api<T = unknown>(method: string, path: string, token: string, body?: unknown): Promise<T>;
 }
 
-/** The real server on a fresh SQLite DATA_DIR (or DATABASE_URL), with admin / bench-admin-pass. */
-export async function startBenchServer(): Promise<BenchServer> {
+/**
+ * The real server (server/cli.ts) in a child process on a fresh SQLite DATA_DIR (or DATABASE_URL), with
+ * admin / bench-admin-pass. `seed` fills the database before the server starts.
+ */
+export async function startBenchServer(options: { seed?: (db: Knex) => Promise<void>; env?: NodeJS.ProcessEnv } = {}): Promise<BenchServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-bench-'));
-  const server = await startServer(
-    configFromEnv({ ...process.env, JWT_SECRET: 'bench-secret' }, { dataDir, port: 0, host: '127.0.0.1', adminPassword: 'bench-admin-pass', knowledgeDir: path.join(dataDir, 'knowledge') }),
-  );
+  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'bench-admin-pass', JWT_SECRET: 'bench-secret', KNOWLEDGE_DIR: path.join(dataDir, 'knowledge'), ...options.env };
+  const db = await openDatabase({ url: env.DATABASE_URL ?? process.env.DATABASE_URL, dataDir });
+  await ensureAdmin(db, 'admin', 'bench-admin-pass');
+  await options.seed?.(db);
+  const child = await spawnServer('server/cli.ts', env);
   const api = async <T>(method: string, p: string, token: string, body?: unknown): Promise<T> => {
-    const res = await fetch(server.url + p, {
+    const res = await fetch(child.url + p, {
       method,
       headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -81,17 +118,19 @@ export async function startBenchServer(): Promise<BenchServer> {
     return json.data;
   };
   const login = async (username: string, password: string) => (await api<{ token: string }>('POST', '/api/auth/login', '', { username, password })).token;
-  const adminToken = await login('admin', 'bench-admin-pass');
-  return Object.assign(server, {
+  return {
+    ...child,
+    db,
     dataDir,
-    adminToken,
+    adminToken: await login('admin', 'bench-admin-pass'),
     login,
     api,
     close: async () => {
-      await server.close();
+      await child.close();
+      await db.destroy();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
-  });
+  };
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);

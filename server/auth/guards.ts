@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { User } from '../../contract/users.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { verifyToken } from './tokens.js';
-import { findUserRow, toUser } from '../users/users.repository.js';
+import { findCachedUserRow, toUser } from '../users/users.repository.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -26,7 +26,7 @@ export function requireUser(db: Knex, secret: string): Middleware {
     if (!match) throw unauthorized(header ? 'Malformed Authorization header' : 'Authentication required');
     const userId = verifyToken(secret, match[1]!);
     if (!userId) throw unauthorized('Invalid or expired token');
-    const row = await findUserRow(db, userId);
+    const row = await findCachedUserRow(db, userId);
     if (!row || row.status !== 'active') throw unauthorized('This account is no longer active');
     ctx.state.user = toUser(row);
     await next();

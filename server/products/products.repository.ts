@@ -3,6 +3,9 @@ import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { perDatabase } from '../db/read-cache.js';
+
+const listCache = perDatabase<Product[]>(500, 2_000);
 import type { ListFilter, ProductInput } from './products.schema.js';
 
 export interface ProductRow {
@@ -46,6 +49,11 @@ export function applyPaging<Q extends Knex.QueryBuilder>(query: Q, filter: Pick<
 }
 
 export async function listProducts(db: Db, filter: ListFilter): Promise<Product[]> {
+  const key = JSON.stringify([filter.category, filter.status, filter.q, filter.page, filter.size]);
+  return (await listCache(db).get(key, () => queryProducts(db, filter)))!;
+}
+
+async function queryProducts(db: Db, filter: ListFilter): Promise<Product[]> {
   const query = db<ProductRow>('products').orderBy('id');
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
@@ -76,9 +84,11 @@ function toRow(input: ProductInput): Partial<ProductRow> {
 export async function insertProduct(db: Db, input: ProductInput & { name: string }): Promise<number> {
   const stamp = now();
   const [row] = await db('products').insert({ ...toRow(input), created_at: stamp, updated_at: stamp }).returning('id');
+  listCache(db).clear();
   return Number((row as { id: number }).id);
 }
 
 export async function updateProductRow(db: Db, id: number, input: ProductInput): Promise<void> {
   await db('products').where({ id }).update({ ...toRow(input), updated_at: now() });
+  listCache(db).clear();
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Department } from '../../contract/users.js';
 import { conflict, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
+import { forgetCachedUsers } from './users.repository.js';
 
 interface DepartmentRow {
   id: number;
@@ -41,6 +42,7 @@ export async function createDepartment(db: Db, input: { name: string; descriptio
   const id = Number((row as { id: number }).id);
   // Users who already carry this department name by text join it.
   await db('users').where({ department: input.name }).whereNull('department_id').update({ department_id: id });
+  forgetCachedUsers(db);
   return getDepartment(db, id);
 }
 
@@ -54,6 +56,7 @@ export async function updateDepartment(db: Db, id: number, input: { name?: strin
         .where({ department_id: id })
         .orWhere((q) => q.where({ department: current.name }).whereNull('department_id'))
         .update({ department: input.name, department_id: id, updated_at: now() });
+      forgetCachedUsers(trx);
     }
     await trx('departments')
       .where({ id })

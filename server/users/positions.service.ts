@@ -3,6 +3,7 @@ import type { Position, PositionKnowledge } from '../../contract/users.js';
 import { conflict, notFound } from '../http/errors.js';
 import { toBool, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { forgetCachedUsers } from './users.repository.js';
 
 export interface KnowledgeInput {
   title?: string;
@@ -104,6 +105,7 @@ export async function deletePosition(db: Db, id: number): Promise<Position> {
   const position = await getPosition(db, id);
   await db.transaction(async (trx) => {
     await trx('users').where({ position_id: id }).update({ position_id: null, updated_at: now() });
+    forgetCachedUsers(trx);
     await trx('position_knowledge').where({ position_id: id }).delete();
     await trx('positions').where({ id }).delete();
   });

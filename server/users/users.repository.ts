@@ -2,6 +2,12 @@ import type { Db } from '../db/knex.js';
 import type { Role, User, UserStatus } from '../../contract/users.js';
 import { toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { perDatabase } from '../db/read-cache.js';
+
+const userCache = perDatabase<UserRow>(10_000, 2_000);
+
+/** Drops cached users after any write to the users table. */
+export const forgetCachedUsers = (db: Db): void => userCache(db).clear();
 
 export interface UserRow {
   id: number;
@@ -32,6 +38,9 @@ export const toUser = (row: UserRow): User => ({
 
 export const findUserRow = (db: Db, id: number): Promise<UserRow | undefined> => db<UserRow>('users').where({ id }).first();
 
+/** findUserRow through the cache: what the auth guard reads on every request. */
+export const findCachedUserRow = (db: Db, id: number): Promise<UserRow | undefined> => userCache(db).get(String(id), () => findUserRow(db, id));
+
 export const findUserRowByUsername = (db: Db, username: string): Promise<UserRow | undefined> =>
   db<UserRow>('users').where({ username }).first();
 
@@ -48,11 +57,13 @@ export type NewUser = Omit<UserRow, 'id' | 'created_at' | 'updated_at'>;
 export async function insertUser(db: Db, user: NewUser): Promise<User> {
   const stamp = now();
   const [row] = await db('users').insert({ ...user, created_at: stamp, updated_at: stamp }).returning('*');
+  forgetCachedUsers(db);
   return toUser(row as UserRow);
 }
 
 export async function updateUserRow(db: Db, id: number, patch: Partial<NewUser>): Promise<void> {
   await db('users').where({ id }).update({ ...patch, updated_at: now() });
+  forgetCachedUsers(db);
 }
 
 export const countUsers = async (db: Db): Promise<number> => {
