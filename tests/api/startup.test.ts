@@ -1,0 +1,94 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { usingPostgres } from '../support/server.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: string;
+}
+
+/** Runs the real `npm run server` entry point (server/cli.ts) and waits for its `listening on` line. */
+function startCli(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? os.tmpdir(), NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
+      if (match) resolve({ child, url: match[1]!, output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up is checked once, on SQLite' }, () => {
+  const dirs: string[] = [];
+  after(async () => {
+    for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test('listens on 127.0.0.1 by default, creates the admin with a generated password printed once, and keeps its JWT secret across restarts', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-cli-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, PORT: '0', KNOWLEDGE_DIR: path.join(dataDir, 'k') };
+    const first = await startCli(env);
+    let token = '';
+    try {
+      assert.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const printed = /created admin "admin" with generated password: (\S+)/.exec(first.output);
+      assert.ok(printed, first.output);
+      const login = await fetch(`${first.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: printed[1] }) });
+      assert.equal(login.status, 200);
+      token = ((await login.json()) as { data: { token: string } }).data.token;
+      const secrets = await fs.stat(path.join(dataDir, 'secrets.json'));
+      assert.equal(secrets.mode & 0o077, 0, 'secrets file is readable by the owner only');
+      await fs.access(path.join(dataDir, 'trainbench.sqlite'));
+    } finally {
+      await stop(first.child);
+    }
+    const second = await startCli(env);
+    try {
+      assert.doesNotMatch(second.output, /generated password/);
+      const me = await fetch(`${second.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(me.status, 200, 'a token from before the restart is still valid');
+    } finally {
+      await stop(second.child);
+    }
+  });
+
+  test('ADMIN_USERNAME / ADMIN_PASSWORD and HOST are honoured; a bad PORT fails clearly', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-cli-'));
+    dirs.push(dataDir);
+    const started = await startCli({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'boss-pass-1' });
+    try {
+      assert.doesNotMatch(started.output, /generated password/);
+      const login = await fetch(`${started.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'boss', password: 'boss-pass-1' }) });
+      assert.equal(login.status, 200);
+      const health = await fetch(`${started.url}/api/health`);
+      assert.deepEqual(await health.json(), { status: 'ok', service: 'trainbench', version: '1.3.0' });
+    } finally {
+      await stop(started.child);
+    }
+    await assert.rejects(startCli({ DATA_DIR: dataDir, PORT: 'not-a-port' }), /PORT must be an integer/);
+  });
+});
