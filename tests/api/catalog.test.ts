@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-function fileForm(name: string, content: BlobPart, fields: Record<string, string> = {}): FormData {
+function fileForm(name: string, content: string | Uint8Array, fields: Record<string, string> = {}): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  form.set('file', new Blob([content]), name);
+  form.set('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
   return form;
 }
 
