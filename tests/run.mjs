@@ -33,12 +33,16 @@ const postgresUp = () =>
   });
 
 const files = only.length ? only : findTests(path.join(root, 'tests')).sort();
-const nodeTest = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files];
+const nodeTest = (list) => ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...list];
+// Only the API suites touch the database; unit and browser tests run once.
+const databaseFiles = files.filter((f) => f.startsWith(path.join('tests', 'api')));
 
 if (!only.length) run('type check', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
-run('tests on SQLite', process.execPath, nodeTest);
-if (process.env.SKIP_POSTGRES !== '1' && (await postgresUp())) {
-  run('tests on PostgreSQL', process.execPath, nodeTest, { TEST_DB: 'postgres' });
+run('tests on SQLite', process.execPath, nodeTest(files));
+if (!databaseFiles.length) {
+  // nothing to run again
+} else if (process.env.SKIP_POSTGRES !== '1' && (await postgresUp())) {
+  run('tests on PostgreSQL', process.execPath, nodeTest(databaseFiles), { TEST_DB: 'postgres' });
 } else {
   console.log('\nPostgreSQL is not reachable on 127.0.0.1:5432: PostgreSQL pass skipped');
 }

@@ -1,0 +1,153 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import * as tar from 'tar';
+import { AppError } from '../http/errors.js';
+import { verifySignature, type PackSigner } from './signing.js';
+
+export const PACK_FORMAT = 'trainbench-knowledge-pack';
+
+export interface PackEntry {
+  /** Path inside the pack (sources/… or media/…). */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface PackSource extends PackEntry {
+  file_path: string;
+  title: string;
+  domain: string;
+}
+
+export interface PackMedia extends PackEntry {
+  filename: string;
+  file_ext: string;
+  mime_type: string;
+  bind_type: string;
+}
+
+export interface PackManifest {
+  format: typeof PACK_FORMAT;
+  version: 1;
+  created_at: string;
+  public_key: string;
+  sources: PackSource[];
+  media: PackMedia[];
+}
+
+const MANIFEST = 'manifest.json';
+const SIGNATURE = 'manifest.sig';
+
+export const packError = (message: string) => new AppError(400, 'pack_invalid', message);
+
+export async function sha256File(file: string): Promise<{ sha256: string; size: number }> {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size };
+}
+
+/** Puts a file into the staging folder without copying it when the filesystem allows a hard link. */
+async function stage(from: string, to: string): Promise<void> {
+  await fs.mkdir(path.dirname(to), { recursive: true });
+  try {
+    await fs.link(from, to);
+  } catch {
+    await fs.copyFile(from, to);
+  }
+}
+
+/** Writes a gzip'd tar: manifest.json, its ed25519 signature, and every listed file. */
+export async function writePack(
+  outFile: string,
+  stagingDir: string,
+  manifest: Omit<PackManifest, 'format' | 'version' | 'public_key'>,
+  files: Map<string, string>,
+  signer: PackSigner,
+): Promise<PackManifest> {
+  await fs.mkdir(stagingDir, { recursive: true });
+  for (const [inPack, source] of files) await stage(source, path.join(stagingDir, inPack));
+  const full: PackManifest = { format: PACK_FORMAT, version: 1, public_key: signer.publicKey, ...manifest };
+  const bytes = Buffer.from(JSON.stringify(full, null, 2));
+  await fs.writeFile(path.join(stagingDir, MANIFEST), bytes);
+  await fs.writeFile(path.join(stagingDir, SIGNATURE), signer.sign(bytes));
+  await tar.create({ gzip: true, file: outFile, cwd: stagingDir, portable: true }, [MANIFEST, SIGNATURE, ...files.keys()]);
+  return full;
+}
+
+const SAFE_PATH = /^(sources|media)\/[A-Za-z0-9._-]+$/;
+
+function checkManifest(value: unknown): PackManifest {
+  const m = value as PackManifest;
+  if (!m || m.format !== PACK_FORMAT || m.version !== 1 || typeof m.public_key !== 'string' || !Array.isArray(m.sources) || !Array.isArray(m.media)) {
+    throw packError('The manifest is not a Trainbench knowledge pack manifest');
+  }
+  for (const entry of [...m.sources, ...m.media]) {
+    if (!entry || typeof entry.path !== 'string' || !SAFE_PATH.test(entry.path) || typeof entry.sha256 !== 'string' || !Number.isSafeInteger(entry.size)) {
+      throw packError('The manifest lists an invalid file entry');
+    }
+  }
+  return m;
+}
+
+/**
+ * Extracts a pack into workDir and verifies it completely before anyone uses it: the manifest signature, then the
+ * size and sha256 of every listed file, and that nothing else is in the pack. Any failure is a 400 `pack_invalid`.
+ */
+export async function readPack(packFile: string, workDir: string): Promise<PackManifest> {
+  await fs.mkdir(workDir, { recursive: true });
+  const seen = new Set<string>();
+  const unexpected: string[] = [];
+  try {
+    await tar.extract({
+      file: packFile,
+      cwd: workDir,
+      strict: true,
+      preservePaths: false,
+      filter: (entryPath, entry) => {
+        const type = 'type' in entry ? entry.type : 'File';
+        const clean = path.posix.normalize(entryPath);
+        const allowed = type === 'File' && (clean === MANIFEST || clean === SIGNATURE || SAFE_PATH.test(clean));
+        if (!allowed) {
+          unexpected.push(entryPath);
+          return false;
+        }
+        seen.add(clean);
+        return true;
+      },
+    });
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw packError('The pack file is damaged or truncated');
+  }
+  if (unexpected.length) throw packError(`Unexpected entry in pack: ${unexpected[0]}`);
+  let manifestBytes: Buffer;
+  let signature: string;
+  try {
+    manifestBytes = await fs.readFile(path.join(workDir, MANIFEST));
+    signature = (await fs.readFile(path.join(workDir, SIGNATURE), 'utf8')).trim();
+  } catch {
+    throw packError('The pack has no manifest or no signature');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(manifestBytes.toString('utf8'));
+  } catch {
+    throw packError('The manifest is not valid JSON');
+  }
+  const manifest = checkManifest(parsed);
+  if (!verifySignature(manifest.public_key, manifestBytes, signature)) throw packError('The pack signature does not match its manifest');
+  const listed = new Set([MANIFEST, SIGNATURE, ...manifest.sources.map((s) => s.path), ...manifest.media.map((m) => m.path)]);
+  for (const entry of seen) if (!listed.has(entry)) throw packError(`The pack contains a file its manifest does not list: ${entry}`);
+  for (const entry of [...manifest.sources, ...manifest.media]) {
+    if (!seen.has(entry.path)) throw packError(`The pack is missing ${entry.path}`);
+    const actual = await sha256File(path.join(workDir, entry.path));
+    if (actual.size !== entry.size || actual.sha256 !== entry.sha256) throw packError(`Checksum mismatch for ${entry.path}`);
+  }
+  return manifest;
+}
