@@ -1,10 +1,14 @@
 // npm run bench: every scenario, each reported as ratios to baselines measured in this same run.
 import { load, startBareKoa, type BenchContext, type LoadResult } from './harness.js';
 import foundation from './foundation.js';
+import chat from './chat.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
-const scenarios: [string, Scenario][] = [['foundation', foundation]];
+const scenarios: [string, Scenario][] = [
+  ['foundation', foundation],
+  ['chat', chat],
+];
 
 const only = process.argv.slice(2);
 const bare = await startBareKoa();

@@ -21,6 +21,7 @@ import { workbenchRoutes } from './workbench/workbench.routes.js';
 import { audioRoutes } from './audio/audio.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
+import { serveRenderer } from './static/static.js';
 
 export interface AppOptions {
   db: Knex;
@@ -49,6 +50,7 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
   app.use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: false }));
   app.use(api.routes());
   app.use(api.allowedMethods());
+  app.use(serveRenderer());
   app.on('error', (err) => {
     if (process.env.NODE_ENV !== 'test') console.error('[trainbench]', err);
   });

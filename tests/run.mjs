@@ -10,7 +10,7 @@ const only = process.argv.slice(2);
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return name === 'support' || name === 'e2e' ? [] : findTests(full);
+    if (statSync(full).isDirectory()) return name === 'support' ? [] : findTests(full);
     return name.endsWith('.test.ts') ? [path.relative(root, full)] : [];
   });
 }
@@ -37,7 +37,14 @@ const nodeTest = (list) => ['--import', 'tsx', '--test', '--test-concurrency=2',
 // Only the API suites touch the database; unit and browser tests run once.
 const databaseFiles = files.filter((f) => f.startsWith(path.join('tests', 'api')));
 
-if (!only.length) run('type check', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+if (!only.length) {
+  run('type check', process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json']);
+  run('renderer type check', process.execPath, [tsc, '--noEmit', '-p', 'renderer/tsconfig.json']);
+}
+if (files.some((f) => f.startsWith(path.join('tests', 'e2e')))) {
+  run('renderer build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+}
 run('tests on SQLite', process.execPath, nodeTest(files));
 if (!databaseFiles.length) {
   // nothing to run again

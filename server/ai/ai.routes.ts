@@ -1,6 +1,40 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { RouteCreate, RouteListQuery, RouteUpdate, CallListQuery } from './model-routes.schema.js';
+import { createRoute, deleteRoute, getRoute, listAudioRoutes, listRoutes, updateRoute } from './model-routes.service.js';
+import { listCalls } from './model-calls.js';
 
-export function aiRoutes(_deps: Deps): Router {
-  return new Router();
+/** Model routes (admin, audio listing for any user) and the model-call log (admin) under /api/ai. */
+export function aiRoutes({ db, requireUser, requireAdmin }: Deps): Router {
+  const router = new Router({ prefix: '/ai' });
+
+  // Before /routes/:id, which would otherwise take "audio" for an id.
+  router.get('/routes/audio', requireUser, async (ctx) => {
+    ctx.body = await listAudioRoutes(db);
+  });
+  router.get('/routes', ...requireAdmin, async (ctx) => {
+    ctx.body = await listRoutes(db, parseQuery(ctx, RouteListQuery).kind);
+  });
+  router.post('/routes', ...requireAdmin, async (ctx) => {
+    const route = await createRoute(db, parseBody(ctx, RouteCreate));
+    ctx.status = 201;
+    ctx.body = route;
+  });
+  router.get('/routes/:id', ...requireAdmin, async (ctx) => {
+    ctx.body = await getRoute(db, parseId(ctx.params.id, 'Model route'));
+  });
+  router.put('/routes/:id', ...requireAdmin, async (ctx) => {
+    const id = parseId(ctx.params.id, 'Model route');
+    ctx.body = await updateRoute(db, id, parseBody(ctx, RouteUpdate));
+  });
+  router.delete('/routes/:id', ...requireAdmin, async (ctx) => {
+    ctx.body = await deleteRoute(db, parseId(ctx.params.id, 'Model route'));
+  });
+
+  router.get('/calls', ...requireAdmin, async (ctx) => {
+    ctx.body = await listCalls(db, parseQuery(ctx, CallListQuery));
+  });
+
+  return router;
 }

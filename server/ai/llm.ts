@@ -17,13 +17,20 @@ export interface StreamChatOptions {
 }
 
 export interface StreamChatResult {
+  /** The route that answered; id null for the system-config route. */
   route: { id: number | null; name: string; model: string };
   text: string;
+  /** The model_calls row of the answering attempt (null if the log write failed). */
+  call_id?: number | null;
+  /** 1, or 2 when the first route failed before its first token and the next one answered. */
+  attempts?: number;
 }
 
 /**
  * Streams a chat completion through the enabled chat routes in priority order (the system-config route first
  * when configured). Throws AppError 500 `no_model_route` before anything is streamed when no route is usable;
- * a route that fails before its first token is retried once on the next route.
+ * a route that fails before its first token is retried once on the next route. Other failures: 500
+ * `model_route_failed` (every route tried failed before its first token), 500 `model_stream_failed` (the reply
+ * broke after onToken was called), or an AbortError when options.signal aborted.
  */
 export type StreamChat = (db: Db, options: StreamChatOptions) => Promise<StreamChatResult>;

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import type { Writable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { File } from 'formidable';
@@ -10,19 +11,21 @@ export interface MultipartOptions {
   maxFileSize: number;
   /** Where formidable streams files while they arrive (defaults to the OS temp folder). */
   uploadDir?: string;
+  /** Receives each file into this stream instead of a file in uploadDir (formidable's option of the same name). */
+  fileWriteStreamHandler?: () => Writable;
 }
 
 /**
  * Parses multipart/form-data by streaming each file to disk. Temporary files that the handler did not move
  * away are removed after the response, whatever happened.
  */
-export function multipart({ maxFileSize, uploadDir }: MultipartOptions): Middleware {
+export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler }: MultipartOptions): Middleware {
   const parse = koaBody({
     multipart: true,
     json: false,
     urlencoded: true,
     text: false,
-    formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
+    formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0, ...(fileWriteStreamHandler && { fileWriteStreamHandler }) },
   });
   return async (ctx: Context, next: Next) => {
     if (!ctx.is('multipart')) throw validationFailed('Expected a multipart/form-data body');

@@ -45,3 +45,40 @@ export function openEventStream(ctx: Context): EventStream {
     },
   };
 }
+
+export interface LazyEventStream {
+  /** Resolves when the stream has been opened (headers about to go out). */
+  opened: Promise<void>;
+  open(): EventStream;
+  readonly started: boolean;
+  send(event: unknown): void;
+  end(): void;
+}
+
+/**
+ * An event stream that opens on first use, optionally announcing `first`. Until it opens, a failure can still be
+ * answered in the envelope with its own status (e.g. 500 no_model_route): Koa sends a stream body only after the
+ * handler returns, so handlers await `opened` (or their own failure) and write the rest from a detached task.
+ */
+export function lazyEventStream(ctx: Context, first?: unknown): LazyEventStream {
+  let stream: EventStream | undefined;
+  let markOpened!: () => void;
+  const opened = new Promise<void>((resolve) => (markOpened = resolve));
+  const open = (): EventStream => {
+    if (!stream) {
+      stream = openEventStream(ctx);
+      if (first !== undefined) stream.send(first);
+      markOpened();
+    }
+    return stream;
+  };
+  return {
+    opened,
+    open,
+    get started() {
+      return stream !== undefined;
+    },
+    send: (event) => open().send(event),
+    end: () => open().end(),
+  };
+}

@@ -1,6 +1,39 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
+import { currentUser } from '../auth/guards.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { listSources } from './sources.repository.js';
+import { approveSource, getSource, rejectSource, scanKnowledgeDir } from './knowledge.service.js';
+import { searchChunks } from './search.js';
+import { AuditBody, AuditListQuery, SearchQuery } from './knowledge.schema.js';
 
-export function knowledgeRoutes(_deps: Deps): Router {
-  return new Router();
+export function knowledgeRoutes({ db, config, requireUser, requireAdmin }: Deps): Router {
+  const router = new Router({ prefix: '/knowledge' });
+
+  router.post('/scan', ...requireAdmin, async (ctx) => {
+    ctx.body = await scanKnowledgeDir(db, config.knowledgeDir);
+  });
+
+  router.get('/audit-list', ...requireAdmin, async (ctx) => {
+    ctx.body = await listSources(db, parseQuery(ctx, AuditListQuery));
+  });
+
+  router.post('/audit/:id', ...requireAdmin, async (ctx) => {
+    const id = parseId(ctx.params.id, 'Knowledge source');
+    const body = parseBody(ctx, AuditBody);
+    const reviewer = currentUser(ctx).id;
+    ctx.body = body.action === 'approve' ? await approveSource(db, config.knowledgeDir, id, reviewer) : await rejectSource(db, id, body.reject_reason, reviewer);
+  });
+
+  // status is the spec's path; sources/{id} reads the same record back under its resource name.
+  router.get(['/status/:id', '/sources/:id'], requireUser, async (ctx) => {
+    ctx.body = await getSource(db, parseId(ctx.params.id, 'Knowledge source'));
+  });
+
+  router.get('/search', requireUser, async (ctx) => {
+    const { q, limit } = parseQuery(ctx, SearchQuery);
+    ctx.body = await searchChunks(db, q, limit);
+  });
+
+  return router;
 }

@@ -1,6 +1,47 @@
+import fs from 'node:fs';
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
+import { mediaDirs, type MediaDirs } from './media.storage.js';
+import { registerFileSigner } from './media.signing.js';
+import { reopenInterruptedMerges, sweepUploads } from './media.chunked.js';
+import { extractionQueue } from './media.extraction.js';
+import { uploadRoutes } from './media.upload.routes.js';
+import { reviewRoutes } from './media.review.routes.js';
 
-export function mediaRoutes(_deps: Deps): Router {
-  return new Router();
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+/** Folders and a clean incoming/: done synchronously, before the first request can arrive. */
+function prepareStorage(dirs: MediaDirs): void {
+  fs.rmSync(dirs.incoming, { recursive: true, force: true });
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+}
+
+/**
+ * /api/media/* (spec 4.6) and POST /api/company-train/suggest-material (4.2). Also runs the domain's background
+ * work: text extraction of approved media, and the sweep of abandoned upload sessions (at start and every 10 min).
+ */
+export function mediaRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+  const dirs = mediaDirs(config.dataDir);
+  prepareStorage(dirs);
+  registerFileSigner(db, config.jwtSecret);
+  const log = (err: unknown) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[media]', err);
+  };
+  const extraction = extractionQueue(db, dirs, log);
+  const sweep = () => sweepUploads(db, dirs).catch(log);
+  const startup = reopenInterruptedMerges(db)
+    .then(sweep)
+    .then(() => extraction.resume())
+    .catch(log);
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  onClose(async () => {
+    clearInterval(timer);
+    await startup;
+    await extraction.stop();
+  });
+
+  const router = new Router();
+  for (const routes of uploadRoutes({ db, dirs, requireUser })) router.use(routes.routes());
+  router.use(reviewRoutes({ db, dirs, requireUser, requireAdmin, onApproved: (id) => extraction.enqueue(id) }).routes());
+  return router;
 }

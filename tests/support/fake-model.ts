@@ -19,8 +19,12 @@ export interface FakeModelBehaviour {
   failStatus?: number;
   /** Milliseconds between chunks. */
   delayMs?: number;
-  /** Send the first chunk, then break the connection (a failure after the stream started). */
+  /** Send the first chunk, then break the connection (a failure after the stream started); with delayMs, the break comes that long after the chunk. */
   dropAfterFirst?: boolean;
+  /** Milliseconds between the response headers and the first chunk (a route that stalls before its first token). */
+  delayFirstMs?: number;
+  /** Token counts reported in a last chunk, as OpenAI does with stream_options.include_usage. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
 export interface FakeModel {
@@ -71,17 +75,20 @@ export async function startFakeModel(initial: FakeModelBehaviour = {}): Promise<
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    if (current.delayFirstMs) await new Promise((r) => setTimeout(r, current.delayFirstMs));
     for (const [i, piece] of chunks.entries()) {
       if (res.destroyed) return;
       res.write(`data: ${JSON.stringify({ id: 'fake', object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+      if (current.delayMs) await new Promise((r) => setTimeout(r, current.delayMs));
       if (current.dropAfterFirst && i === 0) {
         res.socket?.destroy();
         return;
       }
-      if (current.delayMs) await new Promise((r) => setTimeout(r, current.delayMs));
     }
     if (res.destroyed) return;
     res.write(`data: ${JSON.stringify({ id: 'fake', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+    if (current.usage) res.write(`data: ${JSON.stringify({ id: 'fake', object: 'chat.completion.chunk', choices: [], usage: current.usage })}\n\n`);
     res.write('data: [DONE]\n\n');
     finished = true;
     res.end();

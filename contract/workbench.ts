@@ -1,0 +1,172 @@
+// The digital-worker workbench (spec 2.2, 2.3.1, part 3, 4.8, 4.11): specialists, skills, app definitions,
+// actions, tasks with runs and artifacts, projects and study notes. Fields named `*_json` carry compact JSON text.
+
+export type SpecialistState = 'active' | 'inactive' | 'system';
+export type DefinitionState = 'active' | 'inactive';
+
+/** Key of the built-in specialist that answers whenever no other specialist resolves. */
+export const GENERAL_ASSISTANT_KEY = 'general_assistant';
+
+export interface Specialist {
+  id: number;
+  key: string;
+  name: string;
+  state: SpecialistState;
+  /** The job description placed in the system instructions. */
+  rule_file_markdown: string;
+  /** Skill keys in priority order. */
+  allowed_skills: string[];
+  interaction_card_json: string | null;
+  inputs_records_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SkillOutputKind = 'table' | 'report';
+
+interface DefinitionBase {
+  id: number;
+  key: string;
+  name: string;
+  description: string;
+  state: DefinitionState;
+  /** Rule 2.3.1: omitted on create → true; omitted on update → kept. */
+  exposed_to_user: boolean;
+  config_json: string;
+  /** Seeded with the product. */
+  builtin: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Skill extends DefinitionBase {
+  object_kind: 'skill';
+  /** What a run of the skill stores as its artifact. */
+  output_kind: SkillOutputKind;
+  /** The user message of a skill run; {{message}}, {{documents}} and {{name}} (from inputs or config_json) are filled in. */
+  prompt_template: string;
+}
+
+export interface XApp extends DefinitionBase {
+  object_kind: 'xapp';
+}
+
+export type ActionKind = 'prompt' | 'skill' | 'xapp';
+
+/** A quick launcher on the workbench: a canned prompt, a skill run or an app to open. */
+export interface WorkbenchAction {
+  id: number;
+  key: string;
+  name: string;
+  description: string;
+  kind: ActionKind;
+  skill_key: string | null;
+  xapp_key: string | null;
+  prompt: string;
+  config_json: string;
+  state: DefinitionState;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Task {
+  id: number;
+  user_id: number;
+  title: string;
+  specialist_key: string;
+  project_id: number | null;
+  pinned: boolean;
+  /** The owner name the task is assigned to (part 6); null when unassigned. */
+  owner: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type RunStatus = 'running' | 'succeeded' | 'failed';
+
+export interface TaskDocument {
+  name: string;
+  content: string;
+}
+
+export interface RunInput {
+  message: string;
+  skill_key?: string;
+  documents?: TaskDocument[];
+  inputs?: Record<string, unknown>;
+}
+
+export interface TaskRun {
+  id: number;
+  task_id: number;
+  kind: 'chat' | 'skill';
+  skill_key: string | null;
+  /** The specialist that actually answered (the general assistant when none resolved). */
+  specialist_key: string;
+  status: RunStatus;
+  input: RunInput;
+  output: string;
+  error: string | null;
+  route: { id: number | null; name: string; model: string } | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export type TableCell = string | number | boolean | null;
+
+export interface TableContent {
+  columns: string[];
+  rows: TableCell[][];
+}
+
+interface ArtifactBase {
+  id: number;
+  task_id: number;
+  run_id: number;
+  skill_key: string;
+  title: string;
+  created_at: string;
+}
+
+export type TaskArtifact = (ArtifactBase & { kind: 'table'; content: TableContent }) | (ArtifactBase & { kind: 'report'; content: string });
+
+export interface Project {
+  id: number;
+  user_id: number;
+  name: string;
+  description: string;
+  task_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectDetail extends Project {
+  tasks: Task[];
+}
+
+export interface StudyNote {
+  id: number;
+  user_id: number;
+  title: string;
+  content: string;
+  course_id: number | null;
+  product_id: number | null;
+  task_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Events of POST /api/worker/chat, each sent as one `data: <json>` line. */
+export type WorkerChatEvent =
+  | { type: 'task'; task_id: number; run_id: number; specialist_key: string }
+  | { type: 'text'; content: string }
+  | { type: 'artifact'; artifact: TaskArtifact }
+  | { type: 'error'; message: string }
+  | { type: 'done' };
+
+export const WorkbenchErrorCode = {
+  systemSpecialist: 'workbench.system_specialist',
+  definitionInUse: 'workbench.definition_in_use',
+  skillUnavailable: 'workbench.skill_unavailable',
+  skillOutputInvalid: 'workbench.skill_output_invalid',
+} as const;

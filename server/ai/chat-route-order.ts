@@ -1,0 +1,57 @@
+import type { Db } from '../db/knex.js';
+import { listRouteRows } from './model-routes.repository.js';
+import type { CompletionTarget } from './openai-stream.js';
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** The name logged for the route made of the llm_* system parameters. */
+export const CONFIG_ROUTE_NAME = 'system config';
+
+const LLM_KEYS = ['llm_base_url', 'llm_api_key', 'llm_model'] as const;
+
+/** The three llm_* parameters only: the whole configuration can hold large texts (company_intro_content). */
+async function llmConfig(db: Db): Promise<Record<(typeof LLM_KEYS)[number], string>> {
+  const rows: { key: string; value: string }[] = await db('system_config').whereIn('key', LLM_KEYS).select('key', 'value');
+  const stored = new Map(rows.map((r) => [r.key, String(JSON.parse(r.value) ?? '')]));
+  return { llm_base_url: stored.get('llm_base_url') ?? '', llm_api_key: stored.get('llm_api_key') ?? '', llm_model: stored.get('llm_model') ?? '' };
+}
+
+export interface ChatRoute extends CompletionTarget {
+  /** null for the system-config route. */
+  id: number | null;
+  name: string;
+}
+
+/**
+ * The chat routes in the order they are tried: the system-config route (llm_base_url + llm_model set) first,
+ * then the enabled chat routes by ascending priority, ties by id.
+ */
+export async function chatRouteOrder(db: Db): Promise<ChatRoute[]> {
+  const [config, rows] = await Promise.all([llmConfig(db), listRouteRows(db, { kind: 'chat', enabledOnly: true })]);
+  const routes: ChatRoute[] = [];
+  const baseUrl = config.llm_base_url.trim();
+  const model = config.llm_model.trim();
+  if (baseUrl && model) {
+    routes.push({
+      id: null,
+      name: CONFIG_ROUTE_NAME,
+      base_url: baseUrl,
+      api_key: config.llm_api_key,
+      model,
+      connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+    });
+  }
+  for (const row of rows) {
+    routes.push({
+      id: Number(row.id),
+      name: row.name,
+      base_url: row.base_url,
+      api_key: row.api_key,
+      model: row.model,
+      connectTimeoutMs: row.connect_timeout_ms ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: row.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+  }
+  return routes;
+}

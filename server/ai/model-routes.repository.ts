@@ -1,0 +1,55 @@
+import type { Db } from '../db/knex.js';
+import type { AiRoute, AiRouteKind } from '../../contract/ai.js';
+import { toBool, toNullableNumber } from '../db/rows.js';
+import { now } from '../db/time.js';
+import { maskSecret } from '../system/config.service.js';
+import type { RouteUpdateInput } from './model-routes.schema.js';
+
+/** As stored: the key in clear, booleans as the driver returns them. */
+export type ModelRouteRow = Omit<AiRoute, 'has_api_key' | 'enabled' | 'is_local'> & { enabled: boolean | number; is_local: boolean | number };
+
+/** What leaves the server: the key masked. */
+export const toAiRoute = (r: ModelRouteRow): AiRoute => ({
+  id: Number(r.id),
+  name: r.name,
+  kind: r.kind,
+  provider: r.provider,
+  base_url: r.base_url,
+  api_key: maskSecret(r.api_key),
+  has_api_key: r.api_key !== '',
+  model: r.model,
+  priority: Number(r.priority),
+  enabled: toBool(r.enabled),
+  is_local: toBool(r.is_local),
+  connect_timeout_ms: toNullableNumber(r.connect_timeout_ms),
+  idle_timeout_ms: toNullableNumber(r.idle_timeout_ms),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+const inOrder = (db: Db) => db<ModelRouteRow>('ai_routes').orderBy([{ column: 'priority' }, { column: 'id' }]);
+
+export async function listRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean } = {}): Promise<ModelRouteRow[]> {
+  const query = inOrder(db);
+  if (filter.kind) query.where('kind', filter.kind);
+  if (filter.enabledOnly) query.where('enabled', true);
+  return query;
+}
+
+export const findRouteRow = (db: Db, id: number): Promise<ModelRouteRow | undefined> => db<ModelRouteRow>('ai_routes').where({ id }).first();
+
+export type RouteValues = Omit<ModelRouteRow, 'id' | 'created_at' | 'updated_at' | 'enabled' | 'is_local'> & { enabled: boolean; is_local: boolean };
+
+export async function insertRoute(db: Db, values: RouteValues): Promise<number> {
+  const stamp = now();
+  const [row] = await db('ai_routes').insert({ ...values, created_at: stamp, updated_at: stamp }).returning('id');
+  return Number((row as { id: number }).id);
+}
+
+export async function updateRouteRow(db: Db, id: number, changes: RouteUpdateInput): Promise<void> {
+  await db('ai_routes').where({ id }).update({ ...changes, updated_at: now() });
+}
+
+export async function deleteRouteRow(db: Db, id: number): Promise<number> {
+  return db('ai_routes').where({ id }).delete();
+}

@@ -1,0 +1,48 @@
+// Assembles what the coach model sees for one message: instructions, recent turns, the question.
+import type { Db } from '../db/knex.js';
+import type { Product } from '../../contract/catalog.js';
+import type { ChatMessage } from '../ai/llm.js';
+import { searchChunks, type ChunkHit } from '../knowledge/search.js';
+import { getProduct } from '../products/products.service.js';
+import { coachInstructions } from './coach-prompt.js';
+import { recentMessages } from './history.js';
+import type { MessageInput } from './chat.schema.js';
+
+/** Finished exchanges (question + reply) of the conversation that go into each prompt. */
+export const HISTORY_TURNS_IN_PROMPT = 6;
+export const RETRIEVED_CHUNKS = 5;
+
+/** Retrieval only enriches the answer: when it fails the coach answers without excerpts. */
+export async function retrieveChunks(db: Db, question: string): Promise<ChunkHit[]> {
+  try {
+    return await searchChunks(db, question, RETRIEVED_CHUNKS);
+  } catch (err) {
+    if (process.env.NODE_ENV !== 'test') console.warn('[trainbench] knowledge retrieval failed; the coach answers without excerpts:', err);
+    return [];
+  }
+}
+
+/** The product of the page context: an unknown id is a 404, an inactive product is left out. */
+export async function contextProduct(db: Db, productId: number | null | undefined): Promise<Product | null> {
+  if (!productId) return null;
+  const product = await getProduct(db, productId);
+  return product.status === 'active' ? product : null;
+}
+
+export interface CoachPrompt {
+  messages: ChatMessage[];
+  product: Product | null;
+}
+
+export async function coachPrompt(db: Db, userId: number, input: MessageInput): Promise<CoachPrompt> {
+  const [product, chunks, history] = await Promise.all([
+    contextProduct(db, input.context?.product_id),
+    retrieveChunks(db, input.message),
+    recentMessages(db, userId, HISTORY_TURNS_IN_PROMPT * 2),
+  ]);
+  const system = coachInstructions({ product, chunks, page: input.context?.page || undefined });
+  return {
+    product,
+    messages: [{ role: 'system', content: system }, ...history.map(({ role, content }) => ({ role, content })), { role: 'user', content: input.message }],
+  };
+}

@@ -1,0 +1,58 @@
+// The printable certificate: one landscape A4 page drawn with pdfkit.
+import fs from 'node:fs';
+import PDFDocument from 'pdfkit';
+import type { Certificate } from '../../contract/exams.js';
+
+/** Fonts with CJK glyphs commonly present on Windows, macOS and Linux desktops ([file, font name inside a collection]). */
+const UNICODE_FONTS: [string, string?][] = [
+  ['C:\\Windows\\Fonts\\simhei.ttf'],
+  ['C:\\Windows\\Fonts\\msyh.ttc', 'MicrosoftYaHei'],
+  ['/System/Library/Fonts/Supplemental/Arial Unicode.ttf'],
+  ['/Library/Fonts/Arial Unicode.ttf'],
+  ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', 'NotoSansCJKsc-Regular'],
+  ['/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'],
+  ['/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', 'WenQuanYiMicroHei'],
+];
+
+let unicodeFont: [string, string?] | null | undefined;
+const findUnicodeFont = (): [string, string?] | null => (unicodeFont ??= UNICODE_FONTS.find(([file]) => fs.existsSync(file)) ?? null);
+
+/** Text beyond Latin-1 needs a Unicode font; without one such characters are replaced rather than drawn as garbage. */
+const latin1 = (text: string) => text.replace(/[^\x20-\xff]/g, '?');
+
+function fontsFor(doc: PDFKit.PDFDocument, texts: string[]): { regular: string; bold: string; clean: (t: string) => string } {
+  const needsUnicode = texts.some((t) => /[^\x20-\xff]/.test(t));
+  const font = needsUnicode ? findUnicodeFont() : null;
+  if (!font) return { regular: 'Helvetica', bold: 'Helvetica-Bold', clean: latin1 };
+  doc.registerFont('unicode', font[0], font[1]);
+  return { regular: 'unicode', bold: 'unicode', clean: (t) => t };
+}
+
+const formatScore = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+
+export function renderCertificatePdf(cert: Certificate): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: `Certificate ${cert.certificate_no}`, Author: 'Trainbench' } });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const { width, height } = doc.page;
+  const { regular, bold, clean } = fontsFor(doc, [cert.full_name, cert.exam_name]);
+  const line = (text: string, y: number, font: string, size: number, color = '#1f2937') =>
+    doc.font(font).fontSize(size).fillColor(color).text(clean(text), 60, y, { width: width - 120, align: 'center' });
+
+  doc.rect(24, 24, width - 48, height - 48).lineWidth(3).stroke('#1d4ed8');
+  doc.rect(34, 34, width - 68, height - 68).lineWidth(1).stroke('#93c5fd');
+  line('CERTIFICATE OF ACHIEVEMENT', 110, bold, 30, '#1d4ed8');
+  line('This certifies that', 180, regular, 14, '#4b5563');
+  line(cert.full_name, 210, bold, 28);
+  line('has passed the examination', 265, regular, 14, '#4b5563');
+  line(cert.exam_name, 292, bold, 22);
+  line(`with a score of ${formatScore(cert.score)} out of ${cert.total_score} (pass mark ${cert.pass_score})`, 340, regular, 14);
+  line(`Issued ${cert.issued_at.slice(0, 10)}  -  Certificate no. ${cert.certificate_no}`, height - 120, regular, 11, '#6b7280');
+  line('Trainbench training platform', height - 100, regular, 11, '#6b7280');
+  doc.end();
+  return done;
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { Paging, QueryBool } from '../http/validate.js';
+
+const text = (max: number) => z.string().trim().max(max);
+const positiveId = z.number().int().positive();
+const queryId = z.coerce.number().int().positive();
+
+export const QuestionTypes = ['single', 'multiple', 'true_false'] as const;
+
+const QuestionOption = z.object({ key: text(20).min(1), text: text(2000).min(1) });
+
+const QuestionFields = z.object({
+  domain: text(100).min(1),
+  course_id: positiveId.nullable().optional(),
+  type: z.enum(QuestionTypes),
+  stem: text(10_000).min(1),
+  /** May be omitted for true_false: the options "true" and "false" are then supplied. */
+  options: z.array(QuestionOption).max(20).optional(),
+  answer: z.array(text(20).min(1)).min(1).max(20),
+  explanation: z.string().max(10_000).optional(),
+  status: z.enum(['active', 'disabled']).optional(),
+});
+
+export const QuestionCreate = QuestionFields;
+export const QuestionUpdate = QuestionFields.partial();
+export type QuestionInput = z.output<typeof QuestionUpdate>;
+
+export const QuestionListQuery = z.object({
+  domain: z.string().trim().min(1).optional(),
+  /** Omitted → active only; `all` → every status. */
+  status: z.enum(['active', 'disabled', 'all']).optional(),
+  type: z.enum(QuestionTypes).optional(),
+  course_id: queryId.optional(),
+});
+export type QuestionFilter = z.output<typeof QuestionListQuery>;
+
+const PaperFields = z.object({
+  name: text(200).min(1),
+  type: z.enum(['formal', 'self_test']),
+  domain: text(100).min(1),
+  question_count: z.number().int().min(1).max(500),
+  total_score: z.number().int().min(1).max(10_000),
+  pass_score: z.number().int().min(0).max(10_000),
+  duration_minutes: z.number().int().min(1).max(1440),
+  randomize: z.boolean().optional(),
+  description: z.string().max(10_000).optional(),
+  max_attempts: z.number().int().min(1).max(1000).nullable().optional(),
+  status: z.enum(['active', 'inactive']).optional(),
+});
+
+const passWithinTotal = (p: { pass_score?: number; total_score?: number }) =>
+  p.pass_score === undefined || p.total_score === undefined || p.pass_score <= p.total_score;
+const passWithinTotalIssue = { message: 'pass_score must not exceed total_score', path: ['pass_score'] };
+
+export const PaperCreate = PaperFields.refine(passWithinTotal, passWithinTotalIssue);
+/** Checked again against the stored paper for the fields that were not sent. */
+export const PaperUpdate = PaperFields.partial().refine(passWithinTotal, passWithinTotalIssue);
+export type PaperInput = z.output<typeof PaperUpdate>;
+
+export const PaperIdQuery = z.object({ id: queryId });
+export const StartBody = z.object({ paper_id: positiveId });
+
+/** The map of rule 2.3.2; its values are checked against the session's questions by grading.parseAnswers. */
+const AnswerMap = z.record(z.string(), z.unknown());
+
+export const SubmitBody = z.object({
+  session_id: z.string().trim().min(1).max(64),
+  answers: AnswerMap.default({}),
+  time_spent_sec: z.number().int().min(0).max(10_000_000).optional(),
+});
+export type SubmitInput = z.output<typeof SubmitBody>;
+
+export const SaveAnswersBody = z.object({ answers: AnswerMap });
+
+export const RecordQuery = Paging.extend({ paper_id: queryId.optional() });
+export const AdminRecordQuery = RecordQuery.extend({
+  user_id: queryId.optional(),
+  /** Alias of paper_id ("filter by exam"). */
+  exam_id: queryId.optional(),
+  passed: QueryBool.optional(),
+});
+export type RecordFilter = z.output<typeof AdminRecordQuery>;
+
+export const MistakeQuery = Paging.extend({
+  /** Omitted or `all` → every entry; `true` / `false` → mastered / still to practise. */
+  mastered: z.enum(['true', 'false', 'all']).optional(),
+  domain: z.string().trim().min(1).optional(),
+});
+export type MistakeFilter = z.output<typeof MistakeQuery>;
+
+export const RetryBody = z.object({
+  limit: z.number().int().min(1).max(100).default(20),
+  question_ids: z.array(positiveId).min(1).max(100).optional(),
+  domain: text(100).min(1).optional(),
+});
+export type RetryInput = z.output<typeof RetryBody>;

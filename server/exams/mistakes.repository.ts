@@ -1,0 +1,142 @@
+import type { Db } from '../db/knex.js';
+import type { Page } from '../../contract/envelope.js';
+import type { AnswerValue, MistakeEntry, QuestionOption, QuestionStatus, QuestionType, SessionKind } from '../../contract/exams.js';
+import { parseJson, toBool, toNumber } from '../db/rows.js';
+import type { MistakeFilter, RetryInput } from './exams.schema.js';
+import { encodeAnswer } from './grading.js';
+
+export interface WrongAnswer {
+  user_id: number;
+  question_id: number;
+  user_answer: AnswerValue;
+  source: SessionKind;
+  at: string;
+}
+
+const BATCH = 200;
+
+/** One row per user and question: a statement may not upsert the same row twice (PostgreSQL refuses). Later answers win. */
+function mergeWrongAnswers(wrongs: WrongAnswer[]) {
+  const rows = new Map<string, { wrong: WrongAnswer; count: number }>();
+  for (const wrong of wrongs) {
+    const key = `${wrong.user_id}/${wrong.question_id}`;
+    rows.set(key, { wrong, count: (rows.get(key)?.count ?? 0) + 1 });
+  }
+  return [...rows.values()].map(({ wrong, count }) => ({
+    user_id: wrong.user_id,
+    question_id: wrong.question_id,
+    wrong_count: count,
+    last_wrong_answer: JSON.stringify(wrong.user_answer),
+    last_wrong_at: wrong.at,
+    last_source: wrong.source,
+    mastered: false,
+    mastered_at: null,
+    created_at: wrong.at,
+    updated_at: wrong.at,
+  }));
+}
+
+/**
+ * Adds wrong answers to the mistake books in batched upserts: a new entry starts with its count, a known one counts
+ * up, takes the latest wrong answer and is no longer mastered.
+ */
+export async function recordMistakes(db: Db, wrongs: WrongAnswer[]): Promise<void> {
+  const rows = mergeWrongAnswers(wrongs);
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await db('exam_mistakes')
+      .insert(rows.slice(i, i + BATCH))
+      .onConflict(['user_id', 'question_id'])
+      .merge({
+        wrong_count: db.raw('?? + excluded.wrong_count', ['exam_mistakes.wrong_count']),
+        last_wrong_answer: db.raw('excluded.last_wrong_answer'),
+        last_wrong_at: db.raw('excluded.last_wrong_at'),
+        last_source: db.raw('excluded.last_source'),
+        mastered: false,
+        mastered_at: null,
+        updated_at: db.raw('excluded.updated_at'),
+      });
+  }
+}
+
+export async function markMastered(db: Db, userId: number, questionIds: number[], at: string): Promise<void> {
+  if (!questionIds.length) return;
+  await db('exam_mistakes')
+    .where({ user_id: userId, mastered: false })
+    .whereIn('question_id', questionIds)
+    .update({ mastered: true, mastered_at: at, updated_at: at });
+}
+
+/** Question ids a retry may issue: unmastered entries whose question is still active, most often missed first. */
+export async function unmasteredQuestionIds(db: Db, userId: number, input: RetryInput): Promise<number[]> {
+  const query = db('exam_mistakes as m')
+    .join('questions as q', 'q.id', 'm.question_id')
+    .where({ 'm.user_id': userId, 'm.mastered': false, 'q.status': 'active' })
+    .orderBy([{ column: 'm.wrong_count', order: 'desc' }, { column: 'm.last_wrong_at', order: 'desc' }, { column: 'm.id', order: 'desc' }])
+    .limit(input.limit)
+    .pluck('m.question_id');
+  if (input.domain) query.where('q.domain', input.domain);
+  if (input.question_ids) query.whereIn('m.question_id', input.question_ids);
+  return (await query).map(Number);
+}
+
+interface MistakeRow {
+  id: number;
+  question_id: number;
+  wrong_count: number;
+  last_wrong_answer: string;
+  last_wrong_at: string;
+  last_source: SessionKind;
+  mastered: boolean | number;
+  mastered_at: string | null;
+  created_at: string;
+  domain: string;
+  type: QuestionType;
+  stem: string;
+  options: string;
+  answer: string;
+  explanation: string;
+  question_status: QuestionStatus;
+}
+
+const toMistake = (r: MistakeRow): MistakeEntry => {
+  const options = parseJson<QuestionOption[]>(r.options, []);
+  return {
+    id: Number(r.id),
+    question_id: Number(r.question_id),
+    domain: r.domain,
+    type: r.type,
+    stem: r.stem,
+    options,
+    correct_answer: encodeAnswer(r.type, options.map((o) => o.key), parseJson<string[]>(r.answer, [])),
+    explanation: r.explanation,
+    question_status: r.question_status,
+    wrong_count: toNumber(r.wrong_count),
+    last_wrong_answer: parseJson<AnswerValue>(r.last_wrong_answer, ''),
+    last_wrong_at: r.last_wrong_at,
+    last_source: r.last_source,
+    mastered: toBool(r.mastered),
+    mastered_at: r.mastered_at,
+    created_at: r.created_at,
+  };
+};
+
+export async function listMistakes(db: Db, userId: number, filter: MistakeFilter): Promise<Page<MistakeEntry>> {
+  const base = db('exam_mistakes as m').join('questions as q', 'q.id', 'm.question_id').where('m.user_id', userId);
+  if (filter.mastered === 'true' || filter.mastered === 'false') base.where('m.mastered', filter.mastered === 'true');
+  if (filter.domain) base.where('q.domain', filter.domain);
+  const [countRow, rows] = await Promise.all([
+    base.clone().count({ count: '*' }).first(),
+    base
+      .clone()
+      .select('m.*', 'q.domain', 'q.type', 'q.stem', 'q.options', 'q.answer', 'q.explanation', 'q.status as question_status')
+      .orderBy([{ column: 'm.mastered', order: 'asc' }, { column: 'm.last_wrong_at', order: 'desc' }, { column: 'm.id', order: 'desc' }])
+      .limit(filter.size)
+      .offset((filter.page - 1) * filter.size),
+  ]);
+  return { items: (rows as MistakeRow[]).map(toMistake), total: toNumber(countRow?.count), page: filter.page, size: filter.size };
+}
+
+/** Removes one entry of the user's book; false when there is no such entry of theirs. */
+export async function deleteMistake(db: Db, userId: number, id: number): Promise<boolean> {
+  return Number(await db('exam_mistakes').where({ id, user_id: userId }).delete()) === 1;
+}

@@ -1,0 +1,59 @@
+import type { Db } from '../db/knex.js';
+import type { ExamPaper, PaperStatus, PaperType } from '../../contract/exams.js';
+import { toBool, toNullableNumber, toNumber } from '../db/rows.js';
+import { now } from '../db/time.js';
+
+export interface PaperRow {
+  id: number;
+  name: string;
+  type: PaperType;
+  domain: string;
+  question_count: number;
+  total_score: number;
+  pass_score: number;
+  duration_minutes: number;
+  randomize: boolean | number;
+  description: string;
+  max_attempts: number | null;
+  status: PaperStatus;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PaperContent = Omit<ExamPaper, 'id' | 'published_at' | 'created_at' | 'updated_at'>;
+
+export const toPaper = (r: PaperRow): ExamPaper => ({
+  id: Number(r.id),
+  name: r.name,
+  type: r.type,
+  domain: r.domain,
+  question_count: toNumber(r.question_count),
+  total_score: toNumber(r.total_score),
+  pass_score: toNumber(r.pass_score),
+  duration_minutes: toNumber(r.duration_minutes),
+  randomize: toBool(r.randomize),
+  description: r.description,
+  max_attempts: toNullableNumber(r.max_attempts),
+  status: r.status,
+  published_at: r.published_at,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+export const findPaperRow = (db: Db, id: number): Promise<PaperRow | undefined> => db<PaperRow>('exam_papers').where({ id }).first();
+
+export const listPaperRows = (db: Db, status?: PaperStatus): Promise<PaperRow[]> => {
+  const query = db<PaperRow>('exam_papers').orderBy('id', 'desc');
+  return status ? query.where({ status }) : query;
+};
+
+export async function insertPaperRow(db: Db, paper: PaperContent): Promise<number> {
+  const stamp = now();
+  const [row] = await db('exam_papers').insert({ ...paper, created_at: stamp, updated_at: stamp }).returning('id');
+  return Number((row as { id: number }).id);
+}
+
+export async function updatePaperRow(db: Db, id: number, patch: Partial<PaperContent> & { published_at?: string }): Promise<void> {
+  await db('exam_papers').where({ id }).update({ ...patch, updated_at: now() });
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../db/knex.js';
+import type { ExamPaper, ExamPaperAdmin } from '../../contract/exams.js';
+import { notFound, validationFailed } from '../http/errors.js';
+import { now } from '../db/time.js';
+import { notify } from '../notifications/notifications.service.js';
+import type { PaperInput } from './exams.schema.js';
+import { activeQuestionCounts } from './questions.repository.js';
+import { findPaperRow, insertPaperRow, listPaperRows, toPaper, updatePaperRow, type PaperContent } from './papers.repository.js';
+
+async function withAvailability(db: Db, papers: ExamPaper[]): Promise<ExamPaperAdmin[]> {
+  const counts = await activeQuestionCounts(db, [...new Set(papers.map((p) => p.domain))]);
+  return papers.map((p) => ({ ...p, available_questions: counts.get(p.domain) ?? 0 }));
+}
+
+export async function listPapers(db: Db): Promise<ExamPaperAdmin[]> {
+  return withAvailability(db, (await listPaperRows(db)).map(toPaper));
+}
+
+export async function getPaper(db: Db, id: number): Promise<ExamPaperAdmin> {
+  const row = await findPaperRow(db, id);
+  if (!row) throw notFound('Exam paper');
+  return (await withAvailability(db, [toPaper(row)]))[0]!;
+}
+
+/**
+ * A formal paper is published the first time it is active: every active employee is told once, in the same
+ * transaction that makes it visible.
+ */
+async function publishIfDue(db: Db, paper: ExamPaper): Promise<void> {
+  if (paper.type !== 'formal' || paper.status !== 'active' || paper.published_at) return;
+  await updatePaperRow(db, paper.id, { published_at: now() });
+  await notify.examPublished(db, {
+    title: `New exam: ${paper.name}`,
+    content: `${paper.question_count} questions, ${paper.duration_minutes} minutes; pass with ${paper.pass_score} of ${paper.total_score} points.`,
+    link: `/exams/${paper.id}`,
+  });
+}
+
+function content(input: PaperInput, base?: ExamPaper): PaperContent {
+  const pick = <K extends keyof PaperContent>(key: K, fallback: PaperContent[K]): PaperContent[K] =>
+    (input[key] === undefined ? (base ? base[key] : fallback) : input[key]) as PaperContent[K];
+  const paper: PaperContent = {
+    name: pick('name', ''),
+    type: pick('type', 'formal'),
+    domain: pick('domain', ''),
+    question_count: pick('question_count', 1),
+    total_score: pick('total_score', 100),
+    pass_score: pick('pass_score', 60),
+    duration_minutes: pick('duration_minutes', 60),
+    randomize: pick('randomize', false),
+    description: pick('description', ''),
+    max_attempts: pick('max_attempts', null),
+    status: pick('status', 'active'),
+  };
+  if (paper.pass_score > paper.total_score) {
+    throw validationFailed('Invalid pass_score: pass_score must not exceed total_score', [{ path: 'pass_score', message: 'must not exceed total_score' }]);
+  }
+  return paper;
+}
+
+export async function createPaper(db: Db, input: PaperInput): Promise<ExamPaperAdmin> {
+  const id = await db.transaction(async (trx) => {
+    const paperId = await insertPaperRow(trx, content(input));
+    await publishIfDue(trx, toPaper((await findPaperRow(trx, paperId))!));
+    return paperId;
+  });
+  return getPaper(db, id);
+}
+
+export async function updatePaper(db: Db, id: number, input: PaperInput): Promise<ExamPaperAdmin> {
+  await db.transaction(async (trx) => {
+    const row = await findPaperRow(trx, id);
+    if (!row) throw notFound('Exam paper');
+    await updatePaperRow(trx, id, content(input, toPaper(row)));
+    await publishIfDue(trx, toPaper((await findPaperRow(trx, id))!));
+  });
+  return getPaper(db, id);
+}
+
+/** DELETE: the paper leaves the exam list and cannot be started; its records stay. */
+export const deactivatePaper = (db: Db, id: number): Promise<ExamPaperAdmin> => updatePaper(db, id, { status: 'inactive' });

@@ -1,0 +1,115 @@
+import type { Db } from '../db/knex.js';
+import type { Page } from '../../contract/envelope.js';
+import type { AnswerDetail, AnswerValue, ExamRecord } from '../../contract/exams.js';
+import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
+import type { RecordFilter } from './exams.schema.js';
+
+/** Rows per multi-row INSERT (SQLite compiles them as a compound SELECT, limited to 500 terms). */
+const BATCH = 200;
+
+export interface NewRecord {
+  session_id: string;
+  paper_id: number;
+  user_id: number;
+  exam_name: string;
+  score: number;
+  total_score: number;
+  pass_score: number;
+  passed: boolean;
+  correct_count: number;
+  wrong_count: number;
+  question_count: number;
+  time_spent_sec: number;
+  late: boolean;
+  detail: AnswerDetail[];
+  started_at: string;
+  submitted_at: string;
+}
+
+/** Stored as compact tuples [question_id, 1|0, user answer, correct answer]. */
+type DetailTuple = [number, 0 | 1, AnswerValue, AnswerValue];
+const packDetail = (detail: AnswerDetail[]): string =>
+  JSON.stringify(detail.map((d): DetailTuple => [d.question_id, d.is_correct ? 1 : 0, d.user_answer, d.correct_answer]));
+const unpackDetail = (json: string): AnswerDetail[] =>
+  parseJson<DetailTuple[]>(json, []).map(([question_id, correct, user_answer, correct_answer]) => ({ question_id, is_correct: correct === 1, user_answer, correct_answer }));
+
+/** Inserts the records in multi-row statements; returns the new record id per session id. */
+export async function insertRecords(db: Db, records: NewRecord[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (let i = 0; i < records.length; i += BATCH) {
+    const rows = records.slice(i, i + BATCH).map((r) => ({ ...r, detail: packDetail(r.detail) }));
+    const inserted = (await db('exam_records').insert(rows).returning(['id', 'session_id'])) as { id: number; session_id: string }[];
+    for (const row of inserted) ids.set(row.session_id, Number(row.id));
+  }
+  return ids;
+}
+
+type RecordRow = Omit<NewRecord, 'detail' | 'passed' | 'late'> & {
+  id: number;
+  passed: boolean | number;
+  late: boolean | number;
+  detail: string;
+  username: string;
+  full_name: string;
+  department: string;
+  certificate_id: number | null;
+};
+
+export type StoredRecord = ExamRecord & { detail: AnswerDetail[] };
+
+const toRecord = (r: RecordRow): ExamRecord => ({
+  id: Number(r.id),
+  session_id: r.session_id,
+  paper_id: Number(r.paper_id),
+  user_id: Number(r.user_id),
+  username: r.username,
+  full_name: r.full_name,
+  department: r.department,
+  exam_name: r.exam_name,
+  score: toNumber(r.score),
+  total_score: toNumber(r.total_score),
+  pass_score: toNumber(r.pass_score),
+  passed: toBool(r.passed),
+  correct_count: toNumber(r.correct_count),
+  wrong_count: toNumber(r.wrong_count),
+  question_count: toNumber(r.question_count),
+  time_spent_sec: toNumber(r.time_spent_sec),
+  late: toBool(r.late),
+  started_at: r.started_at,
+  submitted_at: r.submitted_at,
+  certificate_id: toNullableNumber(r.certificate_id),
+});
+
+const SUMMARY_COLUMNS = [
+  'r.id', 'r.session_id', 'r.paper_id', 'r.user_id', 'r.exam_name', 'r.score', 'r.total_score', 'r.pass_score', 'r.passed', 'r.correct_count',
+  'r.wrong_count', 'r.question_count', 'r.time_spent_sec', 'r.late', 'r.started_at', 'r.submitted_at',
+  'u.username', 'u.full_name', 'u.department', 'c.id as certificate_id',
+];
+
+const recordsWithOwner = (db: Db) =>
+  db('exam_records as r').join('users as u', 'u.id', 'r.user_id').leftJoin('certificates as c', 'c.record_id', 'r.id');
+
+/** Newest first. `user_id` set = that user's records only (an employee's own view). */
+export async function listRecords(db: Db, filter: RecordFilter): Promise<Page<ExamRecord>> {
+  const filtered = <Q extends ReturnType<Db>>(query: Q): Q => {
+    if (filter.user_id) query.where('r.user_id', filter.user_id);
+    const paperId = filter.paper_id ?? filter.exam_id;
+    if (paperId) query.where('r.paper_id', paperId);
+    if (filter.passed !== undefined) query.where('r.passed', filter.passed);
+    return query;
+  };
+  const page = filtered(recordsWithOwner(db))
+    .select(SUMMARY_COLUMNS)
+    .orderBy([{ column: 'r.submitted_at', order: 'desc' }, { column: 'r.id', order: 'desc' }])
+    .limit(filter.size)
+    .offset((filter.page - 1) * filter.size);
+  const [countRow, rows] = await Promise.all([filtered(db('exam_records as r')).count({ count: '*' }).first(), page]);
+  return { items: (rows as RecordRow[]).map(toRecord), total: toNumber(countRow?.count), page: filter.page, size: filter.size };
+}
+
+/** One record with its graded answers, by record id or by session id. */
+export async function findRecord(db: Db, key: { id: number } | { session_id: string }): Promise<StoredRecord | undefined> {
+  const where = 'id' in key ? { 'r.id': key.id } : { 'r.session_id': key.session_id };
+  const row = (await recordsWithOwner(db).where(where).select([...SUMMARY_COLUMNS, 'r.detail']).first()) as RecordRow | undefined;
+  return row && { ...toRecord(row), detail: unpackDetail(row.detail) };
+}

@@ -1,0 +1,51 @@
+// Exam records and certificates: the caller's own (an admin sees all), and the admin views under /system.
+import Router from '@koa/router';
+import type { Deps } from '../context.js';
+import { currentUser } from '../auth/guards.js';
+import { sendRaw } from '../http/envelope.js';
+import { parseId, parseQuery } from '../http/validate.js';
+import { AdminRecordQuery, RecordQuery } from './exams.schema.js';
+import { listRecords } from './records.repository.js';
+import { listVisibleRecords, recordDetail, recordKey, visibleCertificate } from './records.service.js';
+import { listCertificates } from './certificates.repository.js';
+import { renderCertificatePdf } from './certificate-pdf.js';
+
+export function recordRoutes({ db, requireUser }: Deps): Router {
+  const router = new Router({ prefix: '/exam' });
+
+  router.get('/record', requireUser, async (ctx) => {
+    ctx.body = await listVisibleRecords(db, currentUser(ctx), parseQuery(ctx, RecordQuery));
+  });
+  router.get('/record/:recordId', requireUser, async (ctx) => {
+    ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.recordId));
+  });
+  router.get('/certificates', requireUser, async (ctx) => {
+    ctx.body = await listCertificates(db, currentUser(ctx).id);
+  });
+  router.get('/certificates/:id', requireUser, async (ctx) => {
+    ctx.body = await visibleCertificate(db, currentUser(ctx), parseId(ctx.params.id, 'Certificate'));
+  });
+  router.get('/certificates/:id/pdf', requireUser, async (ctx) => {
+    const cert = await visibleCertificate(db, currentUser(ctx), parseId(ctx.params.id, 'Certificate'));
+    const pdf = await renderCertificatePdf(cert);
+    sendRaw(ctx);
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `attachment; filename="certificate-${cert.certificate_no}.pdf"`);
+    ctx.body = pdf;
+  });
+
+  return router;
+}
+
+export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
+  const router = new Router({ prefix: '/system/exam-records' });
+
+  router.get('/', ...requireAdmin, async (ctx) => {
+    ctx.body = await listRecords(db, parseQuery(ctx, AdminRecordQuery));
+  });
+  router.get('/:id', ...requireAdmin, async (ctx) => {
+    ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.id));
+  });
+
+  return router;
+}

@@ -1,0 +1,171 @@
+import crypto from 'node:crypto';
+import { isPostgres, type Db } from '../db/knex.js';
+import type { SessionKind } from '../../contract/exams.js';
+import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
+import type { KeyedQuestion } from './grading.js';
+
+export interface SessionRow {
+  id: string;
+  kind: SessionKind;
+  paper_id: number | null;
+  user_id: number;
+  exam_name: string;
+  total_score: number;
+  pass_score: number;
+  duration_minutes: number;
+  questions: string;
+  started_at: string;
+  deadline_at: string;
+  saved_answers: string | null;
+  saved_at: string | null;
+  submitted_at: string | null;
+  score: number | null;
+  passed: boolean | number | null;
+  result: string | null;
+}
+
+export interface ExamSession {
+  id: string;
+  kind: SessionKind;
+  paper_id: number | null;
+  user_id: number;
+  exam_name: string;
+  total_score: number;
+  pass_score: number;
+  duration_minutes: number;
+  questions: KeyedQuestion[];
+  started_at: string;
+  deadline_at: string;
+  saved_answers: Record<string, unknown>;
+  saved_at: string | null;
+  submitted_at: string | null;
+  result: string | null;
+}
+
+export type NewSession = Pick<ExamSession, 'kind' | 'paper_id' | 'user_id' | 'exam_name' | 'total_score' | 'pass_score' | 'duration_minutes' | 'questions'>;
+
+/** Stored as compact tuples [id, type, option keys, correct keys]: the row stays within one database page. */
+type QuestionTuple = [number, KeyedQuestion['type'], string[], string[]];
+const packQuestions = (questions: KeyedQuestion[]): string => JSON.stringify(questions.map((q): QuestionTuple => [q.id, q.type, q.keys, q.answer]));
+const unpackQuestions = (json: string): KeyedQuestion[] =>
+  parseJson<QuestionTuple[]>(json, []).map(([id, type, keys, answer]) => ({ id, type, keys, answer }));
+
+const toSession = (r: SessionRow): ExamSession => ({
+  id: r.id,
+  kind: r.kind,
+  paper_id: toNullableNumber(r.paper_id),
+  user_id: Number(r.user_id),
+  exam_name: r.exam_name,
+  total_score: toNumber(r.total_score),
+  pass_score: toNumber(r.pass_score),
+  duration_minutes: toNumber(r.duration_minutes),
+  questions: unpackQuestions(r.questions),
+  started_at: r.started_at,
+  deadline_at: r.deadline_at,
+  saved_answers: parseJson<Record<string, unknown>>(r.saved_answers, {}),
+  saved_at: r.saved_at,
+  submitted_at: r.submitted_at,
+  result: r.result,
+});
+
+export async function insertSession(db: Db, session: NewSession, startedAt: Date): Promise<ExamSession> {
+  const row: SessionRow = {
+    ...session,
+    id: crypto.randomUUID(),
+    questions: packQuestions(session.questions),
+    started_at: startedAt.toISOString(),
+    deadline_at: new Date(startedAt.getTime() + session.duration_minutes * 60_000).toISOString(),
+    saved_answers: null,
+    saved_at: null,
+    submitted_at: null,
+    score: null,
+    passed: null,
+    result: null,
+  };
+  await db('exam_sessions').insert(row);
+  return toSession(row);
+}
+
+/** The session if it exists and belongs to the user; someone else's session is reported exactly like a missing one. */
+export async function findOwnSession(db: Db, id: string, userId: number): Promise<ExamSession | undefined> {
+  const row = await db<SessionRow>('exam_sessions').where({ id, user_id: userId }).first();
+  return row && toSession(row);
+}
+
+export interface Consumption {
+  id: string;
+  submitted_at: string;
+  score: number;
+  passed: boolean;
+  /** The response to replay on a second submit, for sessions that leave no record (self-test, retry). */
+  result: string | null;
+}
+
+/**
+ * Marks many sessions submitted in one statement (UPDATE … FROM VALUES, on SQLite and PostgreSQL alike), each only if
+ * nobody did before; returns the ids this call consumed. The casts type the VALUES columns for PostgreSQL.
+ */
+export async function consumeSessions(db: Db, consumptions: Consumption[]): Promise<Set<string>> {
+  if (!consumptions.length) return new Set();
+  const values = consumptions.map(() => '(?, ?, CAST(? AS DOUBLE PRECISION), CAST(? AS BOOLEAN), ?)').join(', ');
+  const bindings = consumptions.flatMap((c) => [c.id, c.submitted_at, c.score, c.passed, c.result]);
+  const response = await db.raw(
+    `UPDATE exam_sessions SET submitted_at = v.column2, score = v.column3, passed = v.column4, result = v.column5
+     FROM (VALUES ${values}) AS v WHERE exam_sessions.id = v.column1 AND exam_sessions.submitted_at IS NULL
+     RETURNING exam_sessions.id`,
+    bindings,
+  );
+  const rows = (isPostgres(db) ? response.rows : response) as { id: string }[];
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function saveSessionAnswers(db: Db, id: string, answers: Record<string, unknown>, savedAt: string): Promise<boolean> {
+  const changed = await db('exam_sessions').where({ id }).whereNull('submitted_at').update({ saved_answers: JSON.stringify(answers), saved_at: savedAt });
+  return Number(changed) === 1;
+}
+
+export interface PaperStanding {
+  starts: number;
+  submitted: number;
+  best_score: number | null;
+  passed: boolean;
+  open: boolean;
+  last_submitted_at: string | null;
+}
+
+/** The user's attempts per paper: starts, submissions, best score, a pass, and whether a session is still open at `openAfter`. */
+export async function standingsOf(db: Db, userId: number, openAfter: string, paperId?: number): Promise<Map<number, PaperStanding>> {
+  const query = db('exam_sessions')
+    .where({ user_id: userId })
+    .whereNotNull('paper_id')
+    .groupBy('paper_id')
+    .select(
+      'paper_id',
+      db.raw('count(*) as starts'),
+      db.raw('count(submitted_at) as submitted'),
+      db.raw('max(score) as best_score'),
+      db.raw('max(case when passed then 1 else 0 end) as passed'),
+      db.raw('max(case when submitted_at is null and deadline_at > ? then 1 else 0 end) as open', [openAfter]),
+      db.raw('max(submitted_at) as last_submitted_at'),
+    );
+  if (paperId) query.where({ paper_id: paperId });
+  const rows = (await query) as Record<string, unknown>[];
+  return new Map(
+    rows.map((r) => [
+      Number(r.paper_id),
+      {
+        starts: toNumber(r.starts),
+        submitted: toNumber(r.submitted),
+        best_score: toNullableNumber(r.best_score),
+        passed: toBool(r.passed),
+        open: toBool(r.open),
+        last_submitted_at: (r.last_submitted_at as string | null) ?? null,
+      },
+    ]),
+  );
+}
+
+export async function countStarts(db: Db, userId: number, paperId: number): Promise<number> {
+  const row = await db('exam_sessions').where({ user_id: userId, paper_id: paperId }).count({ count: '*' }).first();
+  return toNumber(row?.count);
+}

@@ -1,0 +1,127 @@
+// Starting sessions (formal, self-test, mistake retry), reading an open one again, and saving answers on the way.
+import type { Db } from '../db/knex.js';
+import type { User } from '../../contract/users.js';
+import {
+  ExamErrorCode,
+  RETRY_MINUTES_PER_QUESTION,
+  SUBMIT_GRACE_SECONDS,
+  type AnswerMap,
+  type IssuedQuestion,
+  type SavedAnswers,
+  type SessionState,
+  type StartedExam,
+} from '../../contract/exams.js';
+import { AppError, notFound } from '../http/errors.js';
+import { parseAnswers, type KeyedQuestion } from './grading.js';
+import { drawQuestionRows, questionsByIds, toQuestion, type QuestionRow } from './questions.repository.js';
+import { findPaperRow, toPaper } from './papers.repository.js';
+import { countStarts, findOwnSession, insertSession, saveSessionAnswers, type ExamSession, type NewSession } from './sessions.repository.js';
+import { unmasteredQuestionIds } from './mistakes.repository.js';
+import type { RetryInput } from './exams.schema.js';
+
+const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' | 'answer'>): KeyedQuestion => ({
+  id: q.id,
+  type: q.type,
+  keys: q.options.map((o) => o.key),
+  answer: q.answer,
+});
+
+const issued = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'stem' | 'options'>, index: number): IssuedQuestion => ({
+  id: q.id,
+  order: index + 1,
+  type: q.type,
+  stem: q.stem,
+  options: q.options,
+});
+
+function started(session: ExamSession, questions: IssuedQuestion[]): StartedExam {
+  return {
+    session_id: session.id,
+    kind: session.kind,
+    paper_id: session.paper_id,
+    exam_name: session.exam_name,
+    time_limit_min: session.duration_minutes,
+    question_count: session.questions.length,
+    total_score: session.total_score,
+    pass_score: session.pass_score,
+    started_at: session.started_at,
+    deadline_at: session.deadline_at,
+    questions,
+  };
+}
+
+/** Freezes the answer key of the drawn questions into a new session and issues them without answers. */
+async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[]): Promise<StartedExam> {
+  const questions = rows.map(toQuestion);
+  const session = await insertSession(db, { ...fields, questions: questions.map(keyed) }, new Date());
+  return started(session, questions.map(issued));
+}
+
+export async function startExam(db: Db, user: User, paperId: number): Promise<StartedExam> {
+  const row = await findPaperRow(db, paperId);
+  if (!row || row.status !== 'active') throw notFound('Exam');
+  const paper = toPaper(row);
+  if (paper.max_attempts !== null && (await countStarts(db, user.id, paper.id)) >= paper.max_attempts) {
+    throw new AppError(409, ExamErrorCode.attemptsExhausted, `All ${paper.max_attempts} attempts of this exam are used`);
+  }
+  const rows = await drawQuestionRows(db, paper.domain, paper.question_count, paper.randomize);
+  if (rows.length < paper.question_count) {
+    throw new AppError(409, ExamErrorCode.notEnoughQuestions, `The exam needs ${paper.question_count} active questions of domain "${paper.domain}" but the bank has ${rows.length}`, {
+      required: paper.question_count,
+      available: rows.length,
+    });
+  }
+  const { id, name, type, total_score, pass_score, duration_minutes } = paper;
+  return openSession(db, { kind: type, paper_id: id, user_id: user.id, exam_name: name, total_score, pass_score, duration_minutes }, rows);
+}
+
+const shuffle = <T>(items: T[]): T[] => {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+};
+
+/** A practice session over the caller's unmastered mistakes whose questions are still active, most often missed first. */
+export async function startRetry(db: Db, user: User, input: RetryInput): Promise<StartedExam> {
+  const ids = await unmasteredQuestionIds(db, user.id, input);
+  if (!ids.length) throw new AppError(409, ExamErrorCode.nothingToRetry, 'The mistake book has no unmastered questions to practise');
+  const rows = shuffle(await db<QuestionRow>('questions').whereIn('id', ids));
+  return openSession(
+    db,
+    { kind: 'retry', paper_id: null, user_id: user.id, exam_name: 'Mistake book retry', total_score: 100, pass_score: 100, duration_minutes: rows.length * RETRY_MINUTES_PER_QUESTION },
+    rows,
+  );
+}
+
+const remainingSec = (session: ExamSession): number => Math.max(0, Math.ceil((Date.parse(session.deadline_at) - Date.now()) / 1000));
+
+export async function getSessionState(db: Db, user: User, sessionId: string): Promise<SessionState> {
+  const session = await findOwnSession(db, sessionId, user.id);
+  if (!session) throw notFound('Exam session');
+  const current = await questionsByIds(db, session.questions.map((q) => q.id));
+  const questions = session.questions.map((q, i) => issued({ stem: '', options: [], ...current.get(q.id), id: q.id, type: q.type }, i));
+  return {
+    ...started(session, questions),
+    saved_answers: session.saved_answers as AnswerMap,
+    saved_at: session.saved_at,
+    submitted_at: session.submitted_at,
+    remaining_sec: session.submitted_at ? 0 : remainingSec(session),
+  };
+}
+
+/** Autosave: replaces the saved answers of an open session; refused once submitted or past deadline + grace. */
+export async function saveAnswers(db: Db, user: User, sessionId: string, raw: Record<string, unknown>): Promise<SavedAnswers> {
+  const session = await findOwnSession(db, sessionId, user.id);
+  if (!session) throw notFound('Exam session');
+  const selection = parseAnswers(session.questions, raw);
+  const savedAt = new Date();
+  if (savedAt.getTime() > Date.parse(session.deadline_at) + SUBMIT_GRACE_SECONDS * 1000) {
+    throw new AppError(409, ExamErrorCode.sessionClosed, 'The time limit of this session has passed; answers can no longer be saved');
+  }
+  if (session.submitted_at || !(await saveSessionAnswers(db, session.id, raw, savedAt.toISOString()))) {
+    throw new AppError(409, ExamErrorCode.sessionClosed, 'This session has already been submitted');
+  }
+  return { session_id: session.id, saved: selection.size, saved_at: savedAt.toISOString(), deadline_at: session.deadline_at, remaining_sec: remainingSec(session) };
+}

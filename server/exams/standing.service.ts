@@ -1,0 +1,85 @@
+// What the candidate sees before starting: the exam list with their standing, and the cover of one exam.
+import type { Db } from '../db/knex.js';
+import type { User } from '../../contract/users.js';
+import { SUBMIT_GRACE_SECONDS, type ExamCover, type ExamListItem, type ExamPaper, type ExamStanding } from '../../contract/exams.js';
+import { notFound } from '../http/errors.js';
+import { activeQuestionCounts } from './questions.repository.js';
+import { findPaperRow, listPaperRows, toPaper } from './papers.repository.js';
+import { standingsOf, type PaperStanding } from './sessions.repository.js';
+
+const NO_ATTEMPTS: PaperStanding = { starts: 0, submitted: 0, best_score: null, passed: false, open: false, last_submitted_at: null };
+
+function standingStatus(s: PaperStanding): ExamStanding {
+  if (s.passed) return 'passed';
+  if (s.open) return 'in_progress';
+  return s.submitted ? 'failed' : 'not_started';
+}
+
+/** Why the user cannot start now, or null. */
+function unavailableReason(paper: ExamPaper, standing: PaperStanding, available: number): string | null {
+  if (paper.status !== 'active') return 'This exam is no longer offered';
+  if (paper.max_attempts !== null && standing.starts >= paper.max_attempts) return `All ${paper.max_attempts} attempts are used`;
+  if (available < paper.question_count) return `The question bank has ${available} active questions for ${paper.question_count} required`;
+  return null;
+}
+
+function listItem(paper: ExamPaper, standing: PaperStanding, available: number): ExamListItem {
+  return {
+    id: paper.id,
+    name: paper.name,
+    type: paper.type,
+    domain: paper.domain,
+    question_count: paper.question_count,
+    total_score: paper.total_score,
+    pass_score: paper.pass_score,
+    duration_minutes: paper.duration_minutes,
+    max_attempts: paper.max_attempts,
+    status: standingStatus(standing),
+    attempts: standing.starts,
+    best_score: standing.best_score,
+    last_submitted_at: standing.last_submitted_at,
+    can_start: unavailableReason(paper, standing, available) === null,
+  };
+}
+
+const openAfter = () => new Date(Date.now() - SUBMIT_GRACE_SECONDS * 1000).toISOString();
+
+/** Active papers, newest first, each with the caller's standing. */
+export async function listExams(db: Db, user: User): Promise<ExamListItem[]> {
+  const papers = (await listPaperRows(db, 'active')).map(toPaper);
+  const [standings, counts] = await Promise.all([standingsOf(db, user.id, openAfter()), activeQuestionCounts(db)]);
+  return papers.map((p) => listItem(p, standings.get(p.id) ?? NO_ATTEMPTS, counts.get(p.domain) ?? 0));
+}
+
+function instructions(paper: ExamPaper): string[] {
+  const lines = [
+    `${paper.question_count} questions drawn from the ${paper.domain} question bank${paper.randomize ? ', in random order' : ''}.`,
+    `Time limit: ${paper.duration_minutes} minutes from the start. Answers can be saved while you work; a submit more than ${SUBMIT_GRACE_SECONDS} seconds after the limit is graded as at the deadline, with the answers saved by then.`,
+    `Score: ${paper.total_score} points shared equally among the questions; pass with ${paper.pass_score}. Multiple choice counts only when exactly the correct options are chosen.`,
+    'An exam can be submitted once; submitting again returns the same result.',
+    paper.type === 'formal'
+      ? 'This is a formal exam: the result is recorded and a pass earns a certificate.'
+      : 'This is a self-test: the result is shown to you and not recorded.',
+    'Wrong answers go to your mistake book for later practice.',
+  ];
+  if (paper.max_attempts !== null) lines.push(`Attempts allowed: ${paper.max_attempts}; every start counts as an attempt.`);
+  return lines;
+}
+
+/** The cover of an active exam; an inactive or unknown paper is a 404 for candidates. */
+export async function examCover(db: Db, user: User, paperId: number): Promise<ExamCover> {
+  const row = await findPaperRow(db, paperId);
+  if (!row || row.status !== 'active') throw notFound('Exam');
+  const paper = toPaper(row);
+  const [standings, counts] = await Promise.all([standingsOf(db, user.id, openAfter(), paperId), activeQuestionCounts(db, [paper.domain])]);
+  const standing = standings.get(paperId) ?? NO_ATTEMPTS;
+  const available = counts.get(paper.domain) ?? 0;
+  return {
+    ...listItem(paper, standing, available),
+    description: paper.description,
+    randomize: paper.randomize,
+    attempts_left: paper.max_attempts === null ? null : Math.max(0, paper.max_attempts - standing.starts),
+    unavailable_reason: unavailableReason(paper, standing, available),
+    instructions: instructions(paper),
+  };
+}

@@ -1,0 +1,83 @@
+// Storing graded submits: consume each session once, then records, certificates, points and mistake-book entries,
+// for many submits at a time in multi-row statements (see SubmitWriter).
+import type { Db } from '../db/knex.js';
+import type { User } from '../../contract/users.js';
+import type { SubmitResult } from '../../contract/exams.js';
+import { PointRules } from '../../contract/learning.js';
+import { awardPointsBatch, type Award } from '../learning/points.service.js';
+import { consumeSessions, type ExamSession } from './sessions.repository.js';
+import { insertRecords } from './records.repository.js';
+import { insertCertificates } from './certificates.repository.js';
+import { markMastered, recordMistakes } from './mistakes.repository.js';
+
+export interface GradedSubmit {
+  session: ExamSession;
+  user: User;
+  result: SubmitResult;
+}
+
+/** Records, certificates and points of formal submits; returns their results completed with the new ids. */
+async function storeFormal(db: Db, submits: GradedSubmit[]): Promise<Map<GradedSubmit, SubmitResult>> {
+  const recordIds = await insertRecords(
+    db,
+    submits.map(({ session, user, result: r }) => ({
+      session_id: session.id, paper_id: session.paper_id!, user_id: user.id, exam_name: r.exam_name, score: r.score, total_score: r.total_score,
+      pass_score: r.pass_score, passed: r.passed, correct_count: r.correct_count, wrong_count: r.wrong_count, question_count: r.question_count,
+      time_spent_sec: r.time_spent_sec, late: r.late, detail: r.detail, started_at: session.started_at, submitted_at: r.submitted_at,
+    })),
+  );
+  const results = new Map(submits.map((s) => [s, { ...s.result, record_id: recordIds.get(s.session.id)! }]));
+  const passed = [...results].filter(([, r]) => r.passed);
+  const certificateIds = await insertCertificates(
+    db,
+    passed.map(([{ user }, r]) => ({
+      record_id: r.record_id!, user_id: user.id, paper_id: r.paper_id!, full_name: user.full_name || user.username, exam_name: r.exam_name,
+      score: r.score, total_score: r.total_score, pass_score: r.pass_score, issued_at: r.submitted_at,
+    })),
+  );
+  const awarded = await awardPointsBatch(
+    db,
+    passed.map(([{ user }, r]): Award => ({ user_id: user.id, source_type: 'exam', source_id: r.paper_id!, record_id: r.record_id, points: PointRules.examPassed, reason: `Passed ${r.exam_name}` })),
+  );
+  const pointsByRecord = new Map(awarded.map((a) => [a.record_id, a.points]));
+  for (const [submit, r] of passed) results.set(submit, { ...r, certificate_id: certificateIds.get(r.record_id!)!, points_awarded: pointsByRecord.get(r.record_id) ?? 0 });
+  return results;
+}
+
+/** Wrong (and unanswered) questions enter the mistake book; in a retry, the ones answered right are mastered. */
+async function updateMistakeBooks(db: Db, submits: GradedSubmit[]): Promise<void> {
+  await recordMistakes(
+    db,
+    submits.flatMap(({ session, user, result }) =>
+      result.detail.filter((d) => !d.is_correct).map((d) => ({ user_id: user.id, question_id: d.question_id, user_answer: d.user_answer, source: session.kind, at: result.submitted_at })),
+    ),
+  );
+  for (const { session, user, result } of submits) {
+    if (session.kind === 'retry') await markMastered(db, user.id, result.detail.filter((d) => d.is_correct).map((d) => d.question_id), result.submitted_at);
+  }
+}
+
+/**
+ * Stores a list of graded submits inside the caller's transaction. Each session is consumed at most once, whatever
+ * else runs concurrently; a submit whose session was already consumed (by an earlier or a concurrent submit, or
+ * earlier in this same list) yields undefined and its caller replays the stored result.
+ */
+export async function storeSubmits(db: Db, submits: GradedSubmit[]): Promise<(SubmitResult | undefined)[]> {
+  const firstOfSession = new Map<string, GradedSubmit>();
+  for (const s of submits) if (!firstOfSession.has(s.session.id)) firstOfSession.set(s.session.id, s);
+  const consumed = await consumeSessions(
+    db,
+    [...firstOfSession.values()].map(({ session, result }) => ({
+      id: session.id,
+      submitted_at: result.submitted_at,
+      score: result.score,
+      passed: result.passed,
+      result: session.kind === 'formal' ? null : JSON.stringify(result),
+    })),
+  );
+  const winners = [...firstOfSession.values()].filter((s) => consumed.has(s.session.id));
+  const formal = await storeFormal(db, winners.filter((s) => s.session.kind === 'formal'));
+  await updateMistakeBooks(db, winners);
+  const winning = new Set(winners);
+  return submits.map((s) => (winning.has(s) ? (formal.get(s) ?? s.result) : undefined));
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
+import {
+  KnowledgeErrorCode,
+  type KnowledgeApproveResult,
+  type KnowledgeFormatProblem,
+  type KnowledgeRejectResult,
+  type KnowledgeScanResponse,
+  type KnowledgeScanResult,
+  type KnowledgeSource,
+} from '../../contract/knowledge.js';
+import { AppError, notFound } from '../http/errors.js';
+import { KnowledgeFormatError } from './blocks.js';
+import { parseKnowledgeSource, readSourceMeta, type ParsedSource } from './format.js';
+import { listMarkdownFiles, MAX_SOURCE_BYTES, readSourceFile, sha256 } from './source-files.js';
+import { allSourceRows, findSourceRow, insertPendingSource, markSourceChanged, recordCounts, recordReview, toSource, type ScannedFile, type SourceRow } from './sources.repository.js';
+import { ingestSource } from './ingest.js';
+import { replaceChunks } from './chunks.js';
+
+/** A file without a title of its own is named after the file. */
+const fallbackTitle = (filePath: string): string => path.posix.basename(filePath).replace(/\.md$/i, '');
+
+export async function getSource(db: Db, id: number): Promise<KnowledgeSource> {
+  const row = await findSourceRow(db, id);
+  if (!row) throw notFound('Knowledge source');
+  return toSource(row);
+}
+
+async function readScannedFiles(root: string): Promise<{ files: ScannedFile[]; skipped: KnowledgeScanResult[] }> {
+  const files: ScannedFile[] = [];
+  const skipped: KnowledgeScanResult[] = [];
+  for (const found of await listMarkdownFiles(root)) {
+    const title = fallbackTitle(found.relativePath);
+    if (found.size > MAX_SOURCE_BYTES) {
+      skipped.push({ file_path: found.relativePath, status: 'skipped', title, reason: `larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB` });
+      continue;
+    }
+    const content = await fs.readFile(found.realPath).catch(() => null);
+    if (!content) continue; // removed while scanning
+    files.push({ file_path: found.relativePath, ...readSourceMeta(content.toString('utf8'), title), content_sha256: sha256(content) });
+  }
+  return { files, skipped };
+}
+
+/**
+ * New files become pending sources, changed ones pending again (their chunks leave the search until the new
+ * version is approved); unchanged files are left as they are. Files are read before the transaction.
+ */
+export async function scanKnowledgeDir(db: Knex, root: string): Promise<KnowledgeScanResponse> {
+  const { files, skipped } = await readScannedFiles(root);
+  const results = await db.transaction(async (trx) => {
+    const known = new Map<string, SourceRow>((await allSourceRows(trx)).map((row) => [row.file_path, row]));
+    const results: KnowledgeScanResult[] = [];
+    for (const file of files) {
+      const source = known.get(file.file_path);
+      known.delete(file.file_path);
+      if (!source) {
+        results.push({ file_path: file.file_path, status: 'created', title: file.title, source_id: await insertPendingSource(trx, file) });
+      } else if (source.content_sha256 !== file.content_sha256) {
+        await markSourceChanged(trx, source.id, file);
+        await replaceChunks(trx, { source_type: 'knowledge', source_id: source.id, title: file.title }, []);
+        results.push({ file_path: file.file_path, status: 'updated', title: file.title, source_id: Number(source.id) });
+      } else {
+        results.push({ file_path: file.file_path, status: 'unchanged', title: source.title, source_id: Number(source.id) });
+      }
+    }
+    for (const gone of known.values()) results.push({ file_path: gone.file_path, status: 'missing', title: gone.title, source_id: Number(gone.id) });
+    return results;
+  });
+  return { results: [...results, ...skipped].sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0)) };
+}
+
+const notPending = (row: SourceRow) =>
+  new AppError(409, KnowledgeErrorCode.notPending, `Knowledge source ${row.id} is ${row.status}; only pending sources can be audited`);
+
+async function pendingSource(db: Db, id: number): Promise<SourceRow> {
+  const row = await findSourceRow(db, id);
+  if (!row) throw notFound('Knowledge source');
+  if (row.status !== 'pending') throw notPending(row);
+  return row;
+}
+
+function formatError(filePath: string, error: KnowledgeFormatError): AppError {
+  const details: KnowledgeFormatProblem = { file_path: filePath, line: error.line, problem: error.message };
+  return new AppError(400, KnowledgeErrorCode.invalidFormat, `${filePath}, line ${error.line}: ${error.message}. Nothing was ingested.`, details);
+}
+
+/** The file as it was scanned, parsed; anything else (gone, changed, malformed) is a client error. */
+async function readApprovedVersion(root: string, source: SourceRow): Promise<ParsedSource> {
+  const file = await readSourceFile(root, source.file_path);
+  if (file.state === 'missing') {
+    throw new AppError(404, KnowledgeErrorCode.fileMissing, `The file ${source.file_path} is no longer in the knowledge directory; scan again`);
+  }
+  if (file.state === 'too_large' || sha256(file.content) !== source.content_sha256) {
+    throw new AppError(409, KnowledgeErrorCode.fileChanged, `The file ${source.file_path} changed since it was scanned; scan again and review the new version`);
+  }
+  try {
+    return parseKnowledgeSource(file.content.toString('utf8'), fallbackTitle(source.file_path));
+  } catch (err) {
+    throw err instanceof KnowledgeFormatError ? formatError(source.file_path, err) : err;
+  }
+}
+
+/** Synchronous ingestion in one transaction: a malformed block or a failure leaves the source pending and nothing ingested. */
+export async function approveSource(db: Knex, root: string, id: number, reviewerId: number): Promise<KnowledgeApproveResult> {
+  const source = await pendingSource(db, id);
+  const parsed = await readApprovedVersion(root, source);
+  try {
+    return await db.transaction(async (trx) => {
+      // Claimed first: a concurrent approve waits on the row and then finds it no longer pending.
+      if (!(await recordReview(trx, id, { status: 'approved', reviewed_by: reviewerId, meta: { title: parsed.title, domain: parsed.domain } }))) {
+        throw notPending((await findSourceRow(trx, id)) ?? source);
+      }
+      const counts = await ingestSource(trx, id, parsed);
+      await recordCounts(trx, id, counts);
+      return { status: 'approved' as const, source_id: id, ...counts };
+    });
+  } catch (err) {
+    throw err instanceof KnowledgeFormatError ? formatError(source.file_path, err) : err;
+  }
+}
+
+export async function rejectSource(db: Db, id: number, reason: string, reviewerId: number): Promise<KnowledgeRejectResult> {
+  const source = await pendingSource(db, id);
+  if (!(await recordReview(db, id, { status: 'rejected', reviewed_by: reviewerId, reject_reason: reason }))) throw notPending((await findSourceRow(db, id)) ?? source);
+  return { status: 'rejected', source_id: id, reject_reason: reason };
+}

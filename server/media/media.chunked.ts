@@ -1,0 +1,216 @@
+// Chunked (resumable) uploads: the session and the list of received chunks are rows, the bytes are in the file the
+// upload assembles (media.assembly.ts), so a client can carry on after a dropped connection or a restart.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../db/knex.js';
+import type { User } from '../../contract/users.js';
+import {
+  MEDIA_CHUNK_SIZE,
+  MEDIA_CHUNKED_MAX_BYTES,
+  MediaErrorCode,
+  type ChunkAccepted,
+  type MediaBindType,
+  type MediaFile,
+  type UploadInitResult,
+  type UploadSession,
+  type UploadSessionStatus,
+} from '../../contract/media.js';
+import { AppError, notFound, payloadTooLarge } from '../http/errors.js';
+import { countOf, toNullableNumber, toNumber } from '../db/rows.js';
+import { now } from '../db/time.js';
+import { readConfigValue } from '../system/config.service.js';
+import { displayName } from './media.names.js';
+import { addMedia, checkBinding, getMedia } from './media.service.js';
+import { partialFilePath, uploadDir, type MediaDirs } from './media.storage.js';
+import { finishFile, flushSoon, writeChunkAt, type ChunkSource } from './media.assembly.js';
+import type { BindingInput, UploadInitInput } from './media.schema.js';
+
+interface SessionRow {
+  id: string;
+  user_id: number;
+  filename: string;
+  file_size: number | string;
+  chunk_size: number;
+  chunk_count: number;
+  bind_type: MediaBindType;
+  bind_id: number | null;
+  status: UploadSessionStatus;
+  media_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+export const chunkCountFor = (fileSize: number): number => Math.ceil(fileSize / MEDIA_CHUNK_SIZE);
+
+/** Every chunk is chunk_size bytes except the last, which holds the remainder. */
+function expectedChunkSize(session: SessionRow, index: number): number {
+  const size = toNumber(session.file_size);
+  return index < session.chunk_count - 1 ? session.chunk_size : size - session.chunk_size * (session.chunk_count - 1);
+}
+
+const ttlMs = async (db: Db): Promise<number> => (await readConfigValue<number>(db, 'upload_session_ttl_hours')) * HOUR_MS;
+
+const expiresAt = (row: SessionRow, ttl: number): string => new Date(Date.parse(row.updated_at) + ttl).toISOString();
+
+async function discardSession(db: Db, dirs: MediaDirs, uploadId: string): Promise<void> {
+  await db('upload_sessions').where({ id: uploadId }).delete();
+  await fs.rm(uploadDir(dirs, uploadId), { recursive: true, force: true });
+}
+
+export async function initUpload(db: Db, dirs: MediaDirs, user: User, input: UploadInitInput): Promise<UploadInitResult> {
+  if (input.file_size > MEDIA_CHUNKED_MAX_BYTES) throw payloadTooLarge(`A chunked upload is limited to ${MEDIA_CHUNKED_MAX_BYTES} bytes`);
+  await checkBinding(db, input);
+  const stamp = now();
+  const row: SessionRow = {
+    id: crypto.randomUUID(),
+    user_id: user.id,
+    filename: displayName(input.filename),
+    file_size: input.file_size,
+    chunk_size: MEDIA_CHUNK_SIZE,
+    chunk_count: chunkCountFor(input.file_size),
+    bind_type: input.bind_type,
+    bind_id: input.bind_id ?? null,
+    status: 'open',
+    media_id: null,
+    created_at: stamp,
+    updated_at: stamp,
+  };
+  // Row first, folder second: a folder without a row is an orphan the sweep may remove at any time.
+  await db('upload_sessions').insert(row);
+  await fs.mkdir(uploadDir(dirs, row.id), { recursive: true });
+  await fs.writeFile(partialFilePath(dirs, row.id), '');
+  return { upload_id: row.id, chunk_size: row.chunk_size, chunk_count: row.chunk_count, expires_at: expiresAt(row, await ttlMs(db)) };
+}
+
+/** The caller's session; another user's, an unknown or an expired one is a 404 (an expired one is removed). */
+async function findSession(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<{ row: SessionRow; ttl: number }> {
+  const row: SessionRow | undefined = await db('upload_sessions').where({ id: uploadId, user_id: user.id }).first();
+  if (!row) throw notFound('Upload session');
+  const ttl = await ttlMs(db);
+  if (row.status !== 'merging' && Date.parse(row.updated_at) + ttl < Date.now()) {
+    await discardSession(db, dirs, row.id);
+    throw notFound('Upload session (expired)');
+  }
+  return { row, ttl };
+}
+
+const receivedIndexes = async (db: Db, uploadId: string): Promise<number[]> =>
+  (await db('upload_chunks').where({ upload_id: uploadId }).orderBy('chunk_index').pluck('chunk_index')).map(Number);
+
+function missingFrom(count: number, received: number[]): number[] {
+  const have = new Set(received);
+  return Array.from({ length: count }, (_, i) => i).filter((i) => !have.has(i));
+}
+
+export async function describeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<UploadSession> {
+  const { row, ttl } = await findSession(db, dirs, user, uploadId);
+  const received = row.status === 'completed' ? [] : await receivedIndexes(db, row.id);
+  return {
+    upload_id: row.id,
+    chunk_size: row.chunk_size,
+    chunk_count: row.chunk_count,
+    expires_at: expiresAt(row, ttl),
+    filename: row.filename,
+    file_size: toNumber(row.file_size),
+    bind_type: row.bind_type,
+    bind_id: toNullableNumber(row.bind_id),
+    status: row.status,
+    received: row.status === 'completed' ? Array.from({ length: row.chunk_count }, (_, i) => i) : received,
+    missing: row.status === 'completed' ? [] : missingFrom(row.chunk_count, received),
+    media_id: toNullableNumber(row.media_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const busy = (row: SessionRow) =>
+  new AppError(409, MediaErrorCode.uploadBusy, row.status === 'completed' ? 'This upload is already completed' : 'This upload is being completed');
+
+export interface ReceivedChunk {
+  size: number;
+  source: ChunkSource;
+}
+
+/** Chunks being written right now, so that two copies of one chunk never write over each other. */
+const writing = new Set<string>();
+
+/**
+ * Stores one chunk; chunks may come in any order and be sent again (the new copy replaces the old one). A chunk is
+ * recorded only once all its bytes are in place, and a copy being written is not recorded: a transfer cut short
+ * (or a crash) leaves the chunk missing, never half-written and listed as received.
+ */
+export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId: string, index: number, chunk: ReceivedChunk): Promise<ChunkAccepted> {
+  const { row } = await findSession(db, dirs, user, uploadId);
+  if (row.status !== 'open') throw busy(row);
+  if (index >= row.chunk_count) {
+    throw new AppError(400, MediaErrorCode.chunkOutOfRange, `chunk_index ${index} is out of range: this upload has ${row.chunk_count} chunk(s), numbered from 0`);
+  }
+  const expected = expectedChunkSize(row, index);
+  const sizeMismatch = (received: number) =>
+    new AppError(400, MediaErrorCode.chunkSizeMismatch, `Chunk ${index} must be ${expected} bytes, got ${received}`, { expected, received });
+  if (chunk.size !== expected) throw sizeMismatch(chunk.size);
+  const key = `${row.id}/${index}`;
+  if (writing.has(key)) throw new AppError(409, MediaErrorCode.uploadBusy, `Chunk ${index} is being received on another connection`);
+  writing.add(key);
+  try {
+    await db('upload_chunks').where({ upload_id: row.id, chunk_index: index }).delete();
+    const written = await writeChunkAt(dirs, row.id, chunk.source, index * row.chunk_size);
+    if (written !== expected) throw sizeMismatch(written);
+  } finally {
+    writing.delete(key);
+  }
+  flushSoon(dirs, row.id);
+  const stamp = now();
+  await db('upload_chunks').insert({ upload_id: row.id, chunk_index: index, size: expected, received_at: stamp }).onConflict(['upload_id', 'chunk_index']).merge(['size', 'received_at']);
+  await db('upload_sessions').where({ id: row.id }).update({ updated_at: stamp });
+  const received = countOf(await db('upload_chunks').where({ upload_id: row.id }).count({ count: '*' }).first());
+  return { upload_id: row.id, chunk_index: index, size: expected, received_count: received, chunk_count: row.chunk_count };
+}
+
+/**
+ * Turns the assembled file into a new pending media once every chunk is recorded. Completing a completed upload
+ * again returns the same media (created: false), so a client whose connection dropped during complete can retry.
+ */
+export async function completeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<{ media: MediaFile; created: boolean }> {
+  const { row } = await findSession(db, dirs, user, uploadId);
+  if (row.status === 'completed' && row.media_id !== null) return { media: await getMedia(db, Number(row.media_id)), created: false };
+  if (row.status !== 'open') throw busy(row);
+  const missing = missingFrom(row.chunk_count, await receivedIndexes(db, row.id));
+  if (missing.length) {
+    const shown = missing.length > 50 ? `${missing.slice(0, 50).join(', ')}, … (${missing.length} in all)` : missing.join(', ');
+    throw new AppError(400, MediaErrorCode.chunksMissing, `Missing chunk(s): ${shown}`, { missing });
+  }
+  if (!(await db('upload_sessions').where({ id: row.id, status: 'open' }).update({ status: 'merging', updated_at: now() }))) throw busy({ ...row, status: 'merging' });
+  try {
+    const merged = await finishFile(dirs, row.id, toNumber(row.file_size));
+    const binding = { bind_type: row.bind_type, bind_id: toNullableNumber(row.bind_id) ?? undefined } as BindingInput;
+    const media = await addMedia(db, dirs, { path: merged, clientName: row.filename, size: toNumber(row.file_size) }, binding, user);
+    await db('upload_sessions').where({ id: row.id }).update({ status: 'completed', media_id: media.id, updated_at: now() });
+    await db('upload_chunks').where({ upload_id: row.id }).delete();
+    await fs.rm(uploadDir(dirs, row.id), { recursive: true, force: true });
+    return { media, created: true };
+  } catch (err) {
+    await db('upload_sessions').where({ id: row.id }).update({ status: 'open' });
+    throw err;
+  }
+}
+
+/** A merge cut short by a stop of the server never finishes: its session is open again. */
+export const reopenInterruptedMerges = (db: Db) => db('upload_sessions').where({ status: 'merging' }).update({ status: 'open' });
+
+/**
+ * Removes sessions without activity for upload_session_ttl_hours (their chunks with them) and chunk folders that
+ * belong to no session. Returns how many sessions went.
+ */
+export async function sweepUploads(db: Db, dirs: MediaDirs): Promise<number> {
+  const cutoff = new Date(Date.now() - (await ttlMs(db))).toISOString();
+  const expired: string[] = await db('upload_sessions').where('updated_at', '<', cutoff).whereNot('status', 'merging').pluck('id');
+  for (const id of expired) await discardSession(db, dirs, id);
+  const folders = await fs.readdir(dirs.chunks).catch(() => [] as string[]);
+  const known = new Set<string>(folders.length ? await db('upload_sessions').whereIn('id', folders).pluck('id') : []);
+  await Promise.all(folders.filter((name) => !known.has(name)).map((name) => fs.rm(path.join(dirs.chunks, name), { recursive: true, force: true })));
+  return expired.length;
+}

@@ -1,0 +1,66 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Db } from '../db/knex.js';
+import { MediaErrorCode, type MediaAuditPage } from '../../contract/media.js';
+import { currentUser } from '../auth/guards.js';
+import { AppError, unauthorized } from '../http/errors.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { listMediaRows, toMediaFile } from './media.repository.js';
+import { approvedMediaRow, auditMedia, getVisibleMedia, mediaPreview, mediaStatus } from './media.service.js';
+import { checkFileToken } from './media.signing.js';
+import { sendStoredFile } from './media.file.js';
+import { storedFilePath, type MediaDirs } from './media.storage.js';
+import { AuditBody, AuditListQuery } from './media.schema.js';
+
+export interface ReviewDeps {
+  db: Db;
+  dirs: MediaDirs;
+  requireUser: Middleware;
+  requireAdmin: Middleware[];
+  /** Called after an approve that needs a text extraction. */
+  onApproved(mediaId: number): void;
+}
+
+/** Audit, status, preview, the signed file and the record itself. `/:id` is last: it would match the other paths. */
+export function reviewRoutes({ db, dirs, requireUser, requireAdmin, onApproved }: ReviewDeps): Router {
+  const media = new Router({ prefix: '/media' });
+
+  media.get('/audit-list', ...requireAdmin, async (ctx) => {
+    const { status, page, size } = parseQuery(ctx, AuditListQuery);
+    const { rows, total } = await listMediaRows(db, { status: status === 'all' ? undefined : status, page, size });
+    const body: MediaAuditPage = { items: rows.map((row) => toMediaFile(db, row)), total, page, size };
+    ctx.body = body;
+  });
+
+  media.post('/audit/:id', ...requireAdmin, async (ctx) => {
+    const id = parseId(ctx.params.id, 'Media');
+    const result = await auditMedia(db, id, currentUser(ctx), parseBody(ctx, AuditBody));
+    if (result.extract) onApproved(id);
+    ctx.body = result.media;
+  });
+
+  media.get('/preview/:id', requireUser, async (ctx) => {
+    ctx.body = await mediaPreview(db, parseId(ctx.params.id, 'Media'));
+  });
+
+  media.get('/status/:id', requireUser, async (ctx) => {
+    ctx.body = await mediaStatus(db, parseId(ctx.params.id, 'Media'), currentUser(ctx));
+  });
+
+  // Opened by <video>/<img> without headers: the signed token in the query is the authorization.
+  media.get('/file/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, 'Media');
+    const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
+    if (!token) throw unauthorized('A signed token is required: take preview_url from GET /api/media/preview/{id}');
+    const check = checkFileToken(db, id, token);
+    if (check !== 'valid') throw new AppError(403, MediaErrorCode.invalidFileToken, check === 'expired' ? 'This file link has expired' : 'This file link is not valid');
+    const row = await approvedMediaRow(db, id);
+    await sendStoredFile(ctx, { path: storedFilePath(dirs, row.storage_key), mimeType: row.mime_type, filename: row.filename, etag: row.storage_key });
+  });
+
+  media.get('/:id', requireUser, async (ctx) => {
+    ctx.body = await getVisibleMedia(db, parseId(ctx.params.id, 'Media'), currentUser(ctx));
+  });
+
+  return media;
+}

@@ -1,0 +1,55 @@
+// Where media bytes live. Everything sits under DATA_DIR/media on one file system, so moving a received file into
+// place is a rename. Names on disk are always generated here; nothing from the client ends up in a path.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+export interface MediaDirs {
+  /** Approved and pending media, one file per storage key. */
+  files: string;
+  /** Multipart bodies while they arrive, one folder per request. */
+  incoming: string;
+  /** Chunked uploads in progress, one folder per upload id holding the file being assembled. */
+  chunks: string;
+}
+
+export function mediaDirs(dataDir: string): MediaDirs {
+  const root = path.join(dataDir, 'media');
+  return { files: path.join(root, 'files'), incoming: path.join(root, 'incoming'), chunks: path.join(root, 'chunks') };
+}
+
+export async function ensureMediaDirs(dirs: MediaDirs): Promise<void> {
+  await Promise.all(Object.values(dirs).map((dir) => fs.mkdir(dir, { recursive: true })));
+}
+
+export const newStorageKey = (): string => crypto.randomBytes(16).toString('hex');
+
+export const storedFilePath = (dirs: MediaDirs, storageKey: string): string => path.join(dirs.files, storageKey);
+
+export const uploadDir = (dirs: MediaDirs, uploadId: string): string => path.join(dirs.chunks, uploadId);
+
+/** The file a chunked upload assembles: each chunk is written at its own offset as it arrives. */
+export const partialFilePath = (dirs: MediaDirs, uploadId: string): string => path.join(uploadDir(dirs, uploadId), 'file.part');
+
+/** A fresh folder for one multipart request; the caller removes it when the request is over. */
+export async function requestFolder(dirs: MediaDirs): Promise<string> {
+  const dir = path.join(dirs.incoming, crypto.randomUUID());
+  await fs.mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** Whatever a crash left in incoming/ belongs to no request any more. */
+export async function clearIncoming(dirs: MediaDirs): Promise<void> {
+  const entries = await fs.readdir(dirs.incoming).catch(() => []);
+  await Promise.all(entries.map((name) => fs.rm(path.join(dirs.incoming, name), { recursive: true, force: true })));
+}
+
+/** Moves a received file to its generated name under files/ and returns that key. */
+export async function keepFile(dirs: MediaDirs, receivedPath: string): Promise<string> {
+  const key = newStorageKey();
+  await fs.rename(receivedPath, storedFilePath(dirs, key));
+  return key;
+}
+
+export const removeStoredFile = (dirs: MediaDirs, storageKey: string): Promise<void> =>
+  fs.rm(storedFilePath(dirs, storageKey), { force: true });

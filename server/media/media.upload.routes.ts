@@ -1,0 +1,125 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Db } from '../db/knex.js';
+import { MEDIA_CHUNK_SIZE, MEDIA_DIRECT_MAX_BYTES, MediaErrorCode } from '../../contract/media.js';
+import { currentUser } from '../auth/guards.js';
+import { AppError, badRequest, notFound, validationFailed } from '../http/errors.js';
+import { parseBody, parseWith } from '../http/validate.js';
+import { formField, requireFile } from '../http/multipart.js';
+import { notify } from '../notifications/notifications.service.js';
+import { closeIfUnread, receiveUpload, receivedBytes } from './media.receive.js';
+import { BufferPool } from './media.buffers.js';
+import { addMedia, checkBinding } from './media.service.js';
+import { acceptChunk, completeUpload, describeUpload, initUpload } from './media.chunked.js';
+import type { ChunkSource } from './media.assembly.js';
+import type { MediaDirs } from './media.storage.js';
+import { Binding, ChunkFields, CompleteBody, SuggestFields, UploadId, UploadInit } from './media.schema.js';
+
+/** Chunks received in memory at once (5 MB each); more concurrent chunks go through a temporary file. */
+const CHUNKS_IN_MEMORY = 2;
+
+const formFields = (ctx: Context, names: string[]) => Object.fromEntries(names.map((name) => [name, formField(ctx, name)]));
+
+/** The one file of a multipart upload: in its request folder under DATA_DIR/media/incoming, or in memory (chunks). */
+function receivedFile(ctx: Context) {
+  const file = requireFile(ctx, 'file');
+  const parts = Object.values(ctx.request.files ?? {}).flat().length;
+  if (parts > 1) throw badRequest(`Send exactly one file, in the field "file" (got ${parts})`);
+  const bytes = receivedBytes(ctx);
+  const source: ChunkSource = bytes ? { kind: 'memory', bytes } : { kind: 'file', path: file.filepath };
+  return { path: file.filepath, clientName: file.originalFilename, size: file.size, source };
+}
+
+export interface UploadDeps {
+  db: Db;
+  dirs: MediaDirs;
+  requireUser: Middleware;
+}
+
+/**
+ * Direct and chunked uploads under /media, and suggest-material under /company-train. Every upload creates a
+ * pending media.
+ */
+export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
+  const direct = receiveUpload(dirs, { maxFileSize: MEDIA_DIRECT_MAX_BYTES });
+  const multipartChunk = receiveUpload(dirs, {
+    maxFileSize: MEDIA_CHUNK_SIZE,
+    buffers: new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY),
+    tooLarge: () => new AppError(400, MediaErrorCode.chunkSizeMismatch, `A chunk is at most ${MEDIA_CHUNK_SIZE} bytes`),
+  });
+
+  const media = new Router({ prefix: '/media' });
+
+  media.post('/upload', requireUser, direct, async (ctx) => {
+    const binding = parseWith(Binding, formFields(ctx, ['bind_type', 'bind_id']));
+    const file = receivedFile(ctx);
+    await checkBinding(db, binding);
+    ctx.status = 201;
+    ctx.body = await addMedia(db, dirs, file, binding, currentUser(ctx));
+  });
+
+  for (const path of ['/upload/init', '/upload-init']) {
+    media.post(path, requireUser, async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await initUpload(db, dirs, currentUser(ctx), parseBody(ctx, UploadInit));
+    });
+  }
+
+  const multipartChunkHandler = async (ctx: Context) => {
+    const fields = parseWith(ChunkFields, formFields(ctx, ['upload_id', 'chunk_index']));
+    const { size, source } = receivedFile(ctx);
+    ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source });
+  };
+
+  // The chunk may also be the raw body (application/octet-stream, upload_id and chunk_index in the query,
+  // Content-Length required): streamed straight to its offset, without multipart parsing.
+  const rawChunkHandler = async (ctx: Context) => {
+    const fields = parseWith(ChunkFields, { upload_id: ctx.query.upload_id, chunk_index: ctx.query.chunk_index });
+    const length = ctx.get('content-length');
+    if (!/^\d+$/.test(length)) throw validationFailed('A raw chunk needs a Content-Length header');
+    try {
+      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size: Number(length), source: { kind: 'stream', body: ctx.req } });
+    } catch (err) {
+      closeIfUnread(ctx);
+      if (!(err instanceof AppError) && !ctx.req.complete) throw badRequest('The chunk was cut off before its end');
+      throw err;
+    }
+  };
+
+  for (const path of ['/upload/chunk', '/upload-chunk']) {
+    media.post(path, requireUser, (ctx: Context) =>
+      ctx.is('application/octet-stream') ? rawChunkHandler(ctx) : multipartChunk(ctx, () => multipartChunkHandler(ctx)),
+    );
+  }
+
+  for (const path of ['/upload/complete', '/upload-complete']) {
+    media.post(path, requireUser, async (ctx) => {
+      const { media: created, created: isNew } = await completeUpload(db, dirs, currentUser(ctx), parseBody(ctx, CompleteBody).upload_id);
+      ctx.status = isNew ? 201 : 200;
+      ctx.body = created;
+    });
+  }
+
+  media.get('/upload/:uploadId', requireUser, async (ctx) => {
+    const uploadId = UploadId.safeParse(ctx.params.uploadId);
+    if (!uploadId.success) throw notFound('Upload session');
+    ctx.body = await describeUpload(db, dirs, currentUser(ctx), uploadId.data);
+  });
+
+  const company = new Router({ prefix: '/company-train' });
+  company.post('/suggest-material', requireUser, direct, async (ctx) => {
+    const { remark } = parseWith(SuggestFields, formFields(ctx, ['remark']));
+    const file = receivedFile(ctx);
+    const user = currentUser(ctx);
+    const created = await addMedia(db, dirs, file, { bind_type: 'company' }, user, remark);
+    await notify.admins(db, {
+      title: 'New company material suggested',
+      content: `${user.full_name || user.username} suggested "${created.filename}" for the company introduction${remark ? `: ${remark}` : ''}`,
+      link: `/admin/media?status=pending&id=${created.id}`,
+    });
+    ctx.status = 201;
+    ctx.body = created;
+  });
+
+  return [media, company];
+}

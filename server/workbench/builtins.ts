@@ -1,0 +1,79 @@
+// What the product ships with: the general assistant and the skills it can run. Seeded by migration 004.
+import { GENERAL_ASSISTANT_KEY, type SkillOutputKind } from '../../contract/workbench.js';
+
+export interface BuiltinSkill {
+  key: string;
+  name: string;
+  description: string;
+  output_kind: SkillOutputKind;
+  prompt_template: string;
+  config: Record<string, unknown>;
+}
+
+export const BUILTIN_SKILLS: BuiltinSkill[] = [
+  {
+    key: 'batch_extraction',
+    name: 'Batch extraction',
+    description: 'Extracts the same fields from several documents into one table, one row per document.',
+    output_kind: 'table',
+    prompt_template: [
+      'Extract these fields from each document below:',
+      '{{fields}}',
+      'When no fields are listed, choose the key fields the documents have in common.',
+      'Request: {{message}}',
+      '',
+      'Answer with JSON only, no prose, in exactly this shape:',
+      '{"columns": ["document", "<field>", ...], "rows": [["<document name>", "<value>", ...], ...]}',
+      'One row per document in the order given; an empty string when a value is missing.',
+      '',
+      '{{documents}}',
+    ].join('\n'),
+    config: { fields: [] },
+  },
+  {
+    key: 'contract_review',
+    name: 'Contract review',
+    description: 'Reviews a contract against a checklist and writes a markdown report of findings and risks.',
+    output_kind: 'report',
+    prompt_template: [
+      'Review the contract below against this checklist:',
+      '{{checklist}}',
+      'Request: {{message}}',
+      '',
+      'Write a markdown report: a "# Contract review" heading, a short summary, then one section per checklist item',
+      'with a verdict (OK, Risk or Missing), the clause quoted and a recommendation, and last a list of other risks.',
+      '',
+      '{{documents}}',
+    ].join('\n'),
+    config: {
+      checklist: ['Parties and signatures', 'Term and termination', 'Payment terms', 'Liability and indemnity', 'Confidentiality', 'Governing law and disputes'],
+    },
+  },
+  {
+    key: 'document_summary',
+    name: 'Document summary',
+    description: 'Summarises documents into a short markdown brief with the key points and open questions.',
+    output_kind: 'report',
+    prompt_template: [
+      'Summarise the documents below for a busy colleague.',
+      'Request: {{message}}',
+      '',
+      'Write markdown: a "# Summary" heading, the key points as a list, then open questions.',
+      '',
+      '{{documents}}',
+    ].join('\n'),
+    config: {},
+  },
+];
+
+export const GENERAL_ASSISTANT = {
+  key: GENERAL_ASSISTANT_KEY,
+  name: 'General assistant',
+  state: 'system' as const,
+  rule_file_markdown: [
+    '# General assistant',
+    'You help employees with everyday work: answer questions, draft and rewrite text, and run the skills',
+    'listed below when a request needs them. Be concise and say so when you are not sure.',
+  ].join('\n'),
+  allowed_skills: BUILTIN_SKILLS.map((s) => s.key),
+};

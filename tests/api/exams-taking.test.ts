@@ -1,0 +1,393 @@
+// Taking exams: list, cover, start, autosave, submit (grading rule 2.3.2, submit once, late submits, bad bodies).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../support/server.js';
+import type { ExamCover, ExamListItem } from '../../contract/exams.js';
+import { addPaper, addQuestion, addQuestions, allRight, answerSheet, questionBody, start, submit, uniqueDomain } from './exams-fixtures.js';
+
+let ts: TestServer;
+
+before(async () => {
+  ts = await startTestServer();
+});
+after(() => ts.close());
+
+/** A domain with `count` questions and a paper over it. */
+async function exam(fields: Record<string, unknown> = {}, count = 3) {
+  const domain = uniqueDomain('exam');
+  const bank = await addQuestions(ts, domain, count);
+  const paper = await addPaper(ts, { domain, question_count: count, ...fields });
+  return { domain, bank, paper };
+}
+
+const recordsOf = async (token: string) => (await ts.api.get('/api/exam/record?size=200', { token })).body.data;
+
+describe('exam list and cover', () => {
+  test('require a token', async () => {
+    for (const path of ['/api/exam/list', '/api/exam/cover?id=1']) assert.equal((await ts.api.get(path)).status, 401);
+    for (const path of ['/api/exam/start', '/api/exam/submit']) assert.equal((await ts.api.post(path, { body: {} })).status, 401);
+  });
+
+  test('list active exams with the caller standing; cover with instructions', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam({ name: 'Listed exam', pass_score: 60 });
+    const inactive = await addPaper(ts, { name: 'Retired', domain: paper.domain, status: 'inactive' });
+    const find = async () => ((await ts.api.get('/api/exam/list', { token: me.token })).body.data as ExamListItem[]).find((e) => e.id === paper.id)!;
+
+    const fresh = await find();
+    assert.equal(fresh.name, 'Listed exam');
+    assert.equal(fresh.type, 'formal');
+    assert.equal(fresh.status, 'not_started');
+    assert.equal(fresh.attempts, 0);
+    assert.equal(fresh.best_score, null);
+    assert.equal(fresh.can_start, true);
+    const list = (await ts.api.get('/api/exam/list', { token: me.token })).body.data as ExamListItem[];
+    assert.ok(!list.some((e) => e.id === inactive.id), 'inactive papers are not offered');
+
+    const first = await start(ts, me.token, paper.id);
+    assert.equal((await find()).status, 'in_progress');
+    await submit(ts, me.token, first.session_id, answerSheet(first.questions, bank, (id) => id === bank[0]!.id));
+    const failed = await find();
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.best_score, 33.33);
+    const second = await start(ts, me.token, paper.id);
+    await submit(ts, me.token, second.session_id, allRight(second.questions, bank));
+    const passed = await find();
+    assert.equal(passed.status, 'passed');
+    assert.equal(passed.best_score, 100);
+    assert.equal(passed.attempts, 2);
+    assert.ok(passed.last_submitted_at);
+
+    const cover = await ts.api.get(`/api/exam/cover?id=${paper.id}`, { token: me.token });
+    assert.equal(cover.status, 200);
+    const data = cover.body.data as ExamCover;
+    assert.equal(data.id, paper.id);
+    assert.equal(data.duration_minutes, 30);
+    assert.equal(data.question_count, 3);
+    assert.equal(data.status, 'passed');
+    assert.ok(data.instructions.length >= 3);
+    assert.equal(data.unavailable_reason, null);
+
+    assert.equal((await ts.api.get('/api/exam/cover?id=999999', { token: me.token })).status, 404);
+    assert.equal((await ts.api.get(`/api/exam/cover?id=${inactive.id}`, { token: me.token })).status, 404);
+    assert.equal((await ts.api.get('/api/exam/cover?id=abc', { token: me.token })).status, 400);
+    assert.equal((await ts.api.get('/api/exam/cover', { token: me.token })).status, 400);
+  });
+
+  test('max_attempts: every start counts; the next start is refused with 409', async () => {
+    const me = await ts.user();
+    const { paper } = await exam({ max_attempts: 1 });
+    await start(ts, me.token, paper.id);
+    const refused = await ts.api.post('/api/exam/start', { token: me.token, body: { paper_id: paper.id } });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error, 'exam.attempts_exhausted');
+    const cover = (await ts.api.get(`/api/exam/cover?id=${paper.id}`, { token: me.token })).body.data as ExamCover;
+    assert.equal(cover.can_start, false);
+    assert.equal(cover.attempts_left, 0);
+  });
+});
+
+describe('start', () => {
+  test('issues question_count active questions without answers or explanations', async () => {
+    const me = await ts.user();
+    const domain = uniqueDomain('start');
+    const bank = await addQuestions(ts, domain, 5);
+    await ts.api.delete(`/api/exam/questions/${bank[1]!.id}`, { token: ts.adminToken });
+    const paper = await addPaper(ts, { domain, question_count: 4, duration_minutes: 25, name: 'Start exam' });
+    const res = await ts.api.post('/api/exam/start', { token: me.token, body: { paper_id: paper.id } });
+    assert.equal(res.status, 200, res.text);
+    const data = res.body.data;
+    assert.match(data.session_id, /^[0-9a-f-]{36}$/);
+    assert.equal(data.exam_name, 'Start exam');
+    assert.equal(data.time_limit_min, 25);
+    assert.equal(data.questions.length, 4);
+    assert.deepEqual(data.questions.map((q: { order: number }) => q.order), [1, 2, 3, 4]);
+    assert.ok(!data.questions.some((q: { id: number }) => q.id === bank[1]!.id), 'disabled questions are not issued');
+    assert.deepEqual(data.questions.map((q: { id: number }) => q.id), bank.filter((_, i) => i !== 1).map((q) => q.id), 'without randomize: the first ones by id');
+    for (const q of data.questions) {
+      assert.deepEqual(Object.keys(q).sort(), ['id', 'options', 'order', 'stem', 'type']);
+      assert.ok(!/answer|explanation/.test(JSON.stringify(q)));
+    }
+    assert.equal(Date.parse(data.deadline_at) - Date.parse(data.started_at), 25 * 60_000);
+  });
+
+  test('not enough active questions gives 409; unknown paper 404; bad body 400', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam();
+    await ts.api.delete(`/api/exam/questions/${bank[0]!.id}`, { token: ts.adminToken });
+    const res = await ts.api.post('/api/exam/start', { token: me.token, body: { paper_id: paper.id } });
+    assert.equal(res.status, 409);
+    assert.equal(res.body.error, 'exam.not_enough_questions');
+    assert.deepEqual(res.body.details, { required: 3, available: 2 });
+    assert.equal((await ts.api.post('/api/exam/start', { token: me.token, body: { paper_id: 999999 } })).status, 404);
+    for (const body of [{}, { paper_id: 'x' }, { paper_id: -1 }]) {
+      const bad = await ts.api.post('/api/exam/start', { token: me.token, body });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.error, 'validation_failed');
+    }
+  });
+
+  test('randomize draws a random subset in random order', async () => {
+    const me = await ts.user();
+    const domain = uniqueDomain('random');
+    const bank = await addQuestions(ts, domain, 20);
+    const paper = await addPaper(ts, { domain, question_count: 8, randomize: true, type: 'self_test' });
+    const draws = await Promise.all(Array.from({ length: 4 }, () => start(ts, me.token, paper.id)));
+    const orders = new Set(draws.map((d) => d.questions.map((q) => q.id).join(',')));
+    assert.ok(orders.size > 1, 'four draws of 8 of 20 questions are not all identical');
+    const bankIds = new Set(bank.map((q) => q.id));
+    for (const d of draws) {
+      assert.equal(new Set(d.questions.map((q) => q.id)).size, 8);
+      assert.ok(d.questions.every((q) => bankIds.has(q.id)));
+    }
+  });
+});
+
+describe('submit and grading', () => {
+  test('grades every type by rule 2.3.2: exact-set multiple choice, order-insensitive, no partial credit', async () => {
+    const me = await ts.user();
+    const domain = uniqueDomain('grade');
+    const single = await addQuestion(ts, questionBody(domain, 'single'));
+    const multiple = await addQuestion(ts, questionBody(domain, 'multiple'));
+    const tf = await addQuestion(ts, questionBody(domain, 'true_false'));
+    const paper = await addPaper(ts, { domain, question_count: 3, total_score: 100, pass_score: 60 });
+    const cases: [Record<string, unknown>, boolean[]][] = [
+      [{ [single.id]: 'B', [multiple.id]: ['C', 'A'], [tf.id]: 'true' }, [true, true, true]],
+      [{ [single.id]: 'A', [multiple.id]: ['A'], [tf.id]: 'false' }, [false, false, false]],
+      [{ [single.id]: 'B', [multiple.id]: ['A', 'B', 'C'], [tf.id]: 'true' }, [true, false, true]],
+      [{ [multiple.id]: ['A', 'C'] }, [false, true, false]],
+    ];
+    for (const [answers, expected] of cases) {
+      const session = await start(ts, me.token, paper.id);
+      const result = await submit(ts, me.token, session.session_id, answers as never);
+      const byId = new Map(result.detail.map((d) => [d.question_id, d.is_correct]));
+      assert.deepEqual([byId.get(single.id), byId.get(multiple.id), byId.get(tf.id)], expected, JSON.stringify(answers));
+      const correct = expected.filter(Boolean).length;
+      assert.equal(result.correct_count, correct);
+      assert.equal(result.wrong_count, 3 - correct);
+      assert.equal(result.score, [0, 33.33, 66.67, 100][correct]);
+      assert.equal(result.passed, correct >= 2);
+    }
+    const session = await start(ts, me.token, paper.id);
+    const result = await submit(ts, me.token, session.session_id, { [multiple.id]: ['C', 'A'], [tf.id]: 'true' });
+    assert.deepEqual(result.detail.find((d) => d.question_id === multiple.id), { question_id: multiple.id, is_correct: true, user_answer: ['A', 'C'], correct_answer: ['A', 'C'] });
+    assert.deepEqual(result.detail.find((d) => d.question_id === single.id), { question_id: single.id, is_correct: false, user_answer: '', correct_answer: 'B' });
+    assert.deepEqual(result.detail.find((d) => d.question_id === tf.id), { question_id: tf.id, is_correct: true, user_answer: 'true', correct_answer: 'true' });
+    assert.equal(result.session_id, session.session_id);
+    assert.equal(result.exam_name, 'Paper');
+    assert.equal(result.total_score, 100);
+    assert.equal(result.pass_score, 60);
+    assert.equal(result.time_spent_sec, 42);
+    assert.equal(typeof result.record_id, 'number');
+  });
+
+  test('score = total_score × correct / question_count rounded half up to 2 decimals; pass at score >= pass_score', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam({ total_score: 5, pass_score: 2 }, 8);
+    const session = await start(ts, me.token, paper.id);
+    const result = await submit(ts, me.token, session.session_id, answerSheet(session.questions, bank, (id) => id === bank[0]!.id));
+    assert.equal(result.score, 0.63, '5 × 1/8 = 0.625');
+    assert.equal(result.passed, false);
+    const again = await start(ts, me.token, paper.id);
+    const three = new Set(bank.slice(0, 4).map((q) => q.id));
+    const exact = await submit(ts, me.token, again.session_id, answerSheet(again.questions, bank, (id) => three.has(id)));
+    assert.equal(exact.score, 2.5);
+    assert.equal(exact.passed, true);
+  });
+
+  test('questions disabled or edited after the start are graded with the key frozen at start', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam();
+    const session = await start(ts, me.token, paper.id);
+    await ts.api.delete(`/api/exam/questions/${bank[0]!.id}`, { token: ts.adminToken });
+    await ts.api.put(`/api/exam/questions/${bank[1]!.id}`, { token: ts.adminToken, body: { answer: ['B', 'D'] } });
+    const result = await submit(ts, me.token, session.session_id, allRight(session.questions, bank));
+    assert.equal(result.correct_count, 3);
+    assert.ok(result.detail.every((d) => d.is_correct));
+  });
+
+  test('a self-test returns the same shape and is not stored as a record', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam({ type: 'self_test', name: 'Practice quiz' });
+    const session = await start(ts, me.token, paper.id);
+    assert.equal(session.kind, 'self_test');
+    const result = await submit(ts, me.token, session.session_id, allRight(session.questions, bank));
+    assert.equal(result.passed, true);
+    assert.equal(result.score, 100);
+    assert.equal(result.record_id, null);
+    assert.equal(result.certificate_id, null);
+    assert.equal(result.exam_name, 'Practice quiz');
+    for (const key of ['session_id', 'exam_name', 'score', 'total_score', 'pass_score', 'passed', 'correct_count', 'wrong_count', 'detail']) assert.ok(key in result, key);
+    assert.equal((await recordsOf(me.token)).total, 0);
+    assert.deepEqual((await ts.api.get('/api/exam/certificates', { token: me.token })).body.data, []);
+    const again = await ts.api.post('/api/exam/submit', { token: me.token, body: { session_id: session.session_id, answers: {} } });
+    assert.deepEqual(again.body.data, result, 'a self-test session is also submitted once');
+  });
+
+  test('a session is submitted once: the second submit returns the stored result and issues nothing', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam();
+    const session = await start(ts, me.token, paper.id);
+    const first = await submit(ts, me.token, session.session_id, allRight(session.questions, bank), 100);
+    assert.equal(first.passed, true);
+    assert.equal(typeof first.certificate_id, 'number');
+    const second = await submit(ts, me.token, session.session_id, answerSheet(session.questions, bank, () => false), 5);
+    assert.deepEqual(second, first);
+    assert.equal((await recordsOf(me.token)).total, 1);
+    assert.equal((await ts.api.get('/api/exam/certificates', { token: me.token })).body.data.length, 1);
+  });
+
+  test('concurrent duplicate submits store one record and issue exactly one certificate', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam();
+    const session = await start(ts, me.token, paper.id);
+    const answers = allRight(session.questions, bank);
+    const results = await Promise.all(Array.from({ length: 8 }, () => ts.api.post('/api/exam/submit', { token: me.token, body: { session_id: session.session_id, answers } })));
+    assert.deepEqual(results.map((r) => r.status), Array(8).fill(200));
+    const recordIds = new Set(results.map((r) => r.body.data.record_id));
+    const certificateIds = new Set(results.map((r) => r.body.data.certificate_id));
+    assert.equal(recordIds.size, 1);
+    assert.equal(certificateIds.size, 1);
+    assert.equal((await recordsOf(me.token)).total, 1);
+    const certs = (await ts.api.get('/api/exam/certificates', { token: me.token })).body.data;
+    assert.equal(certs.length, 1);
+    assert.equal(certs[0].id, [...certificateIds][0]);
+    const points = (await ts.api.get('/api/learning/points', { token: me.token })).body.data;
+    assert.equal(points.total, 10, 'points are awarded once');
+  });
+
+  test('unknown session or another user session is a 404 and leaves the session usable', async () => {
+    const owner = await ts.user();
+    const intruder = await ts.user();
+    const { paper, bank } = await exam();
+    const session = await start(ts, owner.token, paper.id);
+    const answers = allRight(session.questions, bank);
+    const stolen = await ts.api.post('/api/exam/submit', { token: intruder.token, body: { session_id: session.session_id, answers } });
+    assert.equal(stolen.status, 404);
+    assert.equal(stolen.body.error, 'not_found');
+    const unknown = await ts.api.post('/api/exam/submit', { token: owner.token, body: { session_id: '00000000-0000-4000-8000-000000000000', answers } });
+    assert.equal(unknown.status, 404);
+    assert.equal((await ts.api.get(`/api/exam/sessions/${session.session_id}`, { token: intruder.token })).status, 404);
+    assert.equal((await recordsOf(intruder.token)).total, 0);
+    const result = await submit(ts, owner.token, session.session_id, answers);
+    assert.equal(result.passed, true);
+  });
+
+  test('bad answer bodies give 400 and store nothing', async () => {
+    const me = await ts.user();
+    const domain = uniqueDomain('bad');
+    const single = await addQuestion(ts, questionBody(domain, 'single'));
+    const multiple = await addQuestion(ts, questionBody(domain, 'multiple'));
+    const tf = await addQuestion(ts, questionBody(domain, 'true_false'));
+    const outsider = await addQuestion(ts, questionBody(uniqueDomain('elsewhere'), 'single'));
+    const paper = await addPaper(ts, { domain, question_count: 3 });
+    const session = await start(ts, me.token, paper.id);
+    const bodies: [string, unknown][] = [
+      ['single answered with an array', { session_id: session.session_id, answers: { [single.id]: ['B'] } }],
+      ['multiple answered with a string', { session_id: session.session_id, answers: { [multiple.id]: 'A' } }],
+      ['true/false answered with a boolean', { session_id: session.session_id, answers: { [tf.id]: true } }],
+      ['single answered with a number', { session_id: session.session_id, answers: { [single.id]: 2 } }],
+      ['unknown option key', { session_id: session.session_id, answers: { [single.id]: 'Z' } }],
+      ['true/false answered "yes"', { session_id: session.session_id, answers: { [tf.id]: 'yes' } }],
+      ['repeated key in multiple', { session_id: session.session_id, answers: { [multiple.id]: ['A', 'A'] } }],
+      ['question of another domain', { session_id: session.session_id, answers: { [single.id]: 'B', [outsider.id]: 'B' } }],
+      ['not a question id', { session_id: session.session_id, answers: { abc: 'B' } }],
+      ['answers as an array', { session_id: session.session_id, answers: ['B'] }],
+      ['answers as a string', { session_id: session.session_id, answers: 'B' }],
+      ['missing session_id', { answers: {} }],
+      ['numeric session_id', { session_id: 12, answers: {} }],
+      ['negative time', { session_id: session.session_id, answers: {}, time_spent_sec: -1 }],
+    ];
+    for (const [label, body] of bodies) {
+      const res = await ts.api.post('/api/exam/submit', { token: me.token, body });
+      assert.equal(res.status, 400, `${label}: ${res.text}`);
+      assert.equal(res.body.data, null, label);
+      assert.ok(['exam.invalid_answers', 'validation_failed'].includes(res.body.error), label);
+    }
+    const typed = await ts.api.post('/api/exam/submit', { token: me.token, body: { session_id: session.session_id, answers: { [multiple.id]: 'A', [outsider.id]: 'B' } } });
+    assert.equal(typed.body.error, 'exam.invalid_answers');
+    assert.deepEqual(typed.body.details.map((d: { question_id: string }) => d.question_id).sort(), [String(multiple.id), String(outsider.id)].sort());
+    assert.equal((await recordsOf(me.token)).total, 0);
+    assert.equal((await ts.api.get('/api/exam/mistakes', { token: me.token })).body.data.total, 0);
+    const state = await ts.api.get(`/api/exam/sessions/${session.session_id}`, { token: me.token });
+    assert.equal(state.body.data.submitted_at, null, 'the session is still open');
+    const result = await submit(ts, me.token, session.session_id, { [single.id]: 'B', [multiple.id]: ['A', 'C'], [tf.id]: 'true' });
+    assert.equal(result.correct_count, 3);
+  });
+});
+
+describe('deadline and autosave', () => {
+  /** Moves a session's clock back so that its deadline lies `secondsAgo` in the past. */
+  async function expire(sessionId: string, secondsAgo: number, durationMinutes = 30) {
+    const deadline = Date.now() - secondsAgo * 1000;
+    await ts.server.db('exam_sessions').where({ id: sessionId }).update({
+      started_at: new Date(deadline - durationMinutes * 60_000).toISOString(),
+      deadline_at: new Date(deadline).toISOString(),
+    });
+  }
+
+  test('autosave keeps the latest answers; GET shows them; other users get 404', async () => {
+    const me = await ts.user();
+    const other = await ts.user();
+    const { paper, bank } = await exam();
+    const session = await start(ts, me.token, paper.id);
+    const answers = allRight(session.questions, bank);
+    const saved = await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: me.token, body: { answers } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.body.data.saved, 3);
+    assert.ok(saved.body.data.remaining_sec > 0);
+    const state = await ts.api.get(`/api/exam/sessions/${session.session_id}`, { token: me.token });
+    assert.deepEqual(state.body.data.saved_answers, answers);
+    assert.deepEqual(state.body.data.questions, session.questions);
+    assert.equal((await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: other.token, body: { answers } })).status, 404);
+    const bad = await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: me.token, body: { answers: { [bank[0]!.id]: ['A'] } } });
+    assert.equal(bad.status, 400);
+    assert.equal((await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: me.token, body: {} })).status, 400);
+    assert.equal((await ts.api.get('/api/exam/sessions/nope', { token: me.token })).status, 404);
+    assert.equal((await ts.api.get(`/api/exam/sessions/${session.session_id}`)).status, 401);
+
+    await submit(ts, me.token, session.session_id, answers);
+    const closed = await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: me.token, body: { answers } });
+    assert.equal(closed.status, 409);
+    assert.equal(closed.body.error, 'exam.session_closed');
+  });
+
+  test('a submit within the grace period is on time', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam();
+    const session = await start(ts, me.token, paper.id);
+    await expire(session.session_id, 5);
+    const result = await submit(ts, me.token, session.session_id, allRight(session.questions, bank), 60);
+    assert.equal(result.late, false);
+    assert.equal(result.correct_count, 3);
+    assert.equal(result.time_spent_sec, 60);
+  });
+
+  test('a submit after deadline + grace is graded as at the deadline, with the answers saved by then', async () => {
+    const me = await ts.user();
+    const { paper, bank } = await exam({ pass_score: 30 });
+    const session = await start(ts, me.token, paper.id);
+    const firstOnly = answerSheet(session.questions, bank, (id) => id === session.questions[0]!.id);
+    const saved = await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: me.token, body: { answers: firstOnly } });
+    assert.equal(saved.status, 200);
+    await expire(session.session_id, 120);
+    const refused = await ts.api.put(`/api/exam/sessions/${session.session_id}/answers`, { token: me.token, body: { answers: allRight(session.questions, bank) } });
+    assert.equal(refused.status, 409, 'no saving after the deadline');
+    const deadline = (await ts.api.get(`/api/exam/sessions/${session.session_id}`, { token: me.token })).body.data.deadline_at;
+
+    const result = await submit(ts, me.token, session.session_id, allRight(session.questions, bank), 10);
+    assert.equal(result.late, true);
+    assert.equal(result.correct_count, 1, 'the late answers are ignored; the saved ones count');
+    assert.equal(result.submitted_at, deadline);
+    assert.equal(result.time_spent_sec, 30 * 60);
+    const record = await ts.api.get(`/api/exam/record/${result.record_id}`, { token: me.token });
+    assert.equal(record.body.data.late, true);
+    assert.equal(record.body.data.submitted_at, deadline);
+
+    const unsaved = await start(ts, me.token, paper.id);
+    await expire(unsaved.session_id, 3600);
+    const blank = await submit(ts, me.token, unsaved.session_id, allRight(unsaved.questions, bank));
+    assert.equal(blank.correct_count, 0);
+    assert.equal(blank.passed, false);
+  });
+});

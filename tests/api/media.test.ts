@@ -1,0 +1,411 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import path from 'node:path';
+import { ReadableStream } from 'node:stream/web';
+import PDFDocument from 'pdfkit';
+import ExcelJS from 'exceljs';
+import { Document, Packer, Paragraph, HeadingLevel } from 'docx';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { signedFileUrl } from '../../server/media/media.signing.js';
+import { searchChunks } from '../../server/knowledge/search.js';
+import { approve, downloadSha256, filesUnder, form, settledExtraction, sha256, upload, uploadOk } from './media-fixtures.js';
+
+const MB = 1024 * 1024;
+const text = (s: string) => new TextEncoder().encode(s);
+
+function pdf(lines: string[]): Promise<Uint8Array> {
+  const doc = new PDFDocument();
+  const parts: Buffer[] = [];
+  doc.on('data', (part: Buffer) => parts.push(part));
+  const done = new Promise<Uint8Array>((resolve) => doc.on('end', () => resolve(Buffer.concat(parts))));
+  lines.forEach((line, i) => (i ? doc.addPage().text(line) : doc.text(line)));
+  doc.end();
+  return done;
+}
+
+async function docx(heading: string, paragraphs: string[]): Promise<Uint8Array> {
+  const doc = new Document({ sections: [{ children: [new Paragraph({ text: heading, heading: HeadingLevel.HEADING_1 }), ...paragraphs.map((p) => new Paragraph(p))] }] });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+async function xlsx(rows: (string | number)[][]): Promise<Uint8Array> {
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Rates').addRows(rows);
+  return new Uint8Array(await book.xlsx.writeBuffer());
+}
+
+/** A multipart body of `size` file bytes produced on the fly, so the test never holds it. */
+async function* oversizedForm(boundary: string, size: number): AsyncGenerator<Uint8Array> {
+  yield text(`--${boundary}\r\nContent-Disposition: form-data; name="bind_type"\r\n\r\nnone\r\n`);
+  yield text(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const block = new Uint8Array(MB).fill(7);
+  for (let sent = 0; sent < size; sent += block.length) yield block;
+  yield text(`\r\n--${boundary}--\r\n`);
+}
+
+describe('media: direct upload, audit, preview, files, extraction', () => {
+  let s: TestServer;
+  let employee: { id: number; token: string; username: string };
+  let other: { id: number; token: string };
+  const admin = () => ({ token: s.adminToken });
+  const mediaDir = () => path.join(s.dataDir, 'media');
+
+  before(async () => {
+    s = await startTestServer();
+    employee = await s.user();
+    other = await s.user();
+  });
+  after(() => s?.close());
+
+  describe('POST /api/media/upload', () => {
+    test('stores a pending media under a generated name; the client name is data only', async () => {
+      const data = text('hello media');
+      const res = await upload(s.api, employee.token, 'notes.TXT', data);
+      assert.equal(res.status, 201, res.text);
+      const media = res.body.data;
+      assert.equal(media.status, 'pending');
+      assert.equal(media.filename, 'notes.TXT');
+      assert.equal(media.file_ext, 'txt');
+      assert.equal(media.mime_type, 'text/plain');
+      assert.equal(media.size, data.length);
+      assert.equal(media.bind_type, 'none');
+      assert.equal(media.bind_id, null);
+      assert.equal(media.uploaded_by, employee.id);
+      assert.equal(media.preview_url, null);
+      assert.deepEqual(media.extraction, { state: 'not_started', progress: 0, stage: '', chunks: 0, error: null });
+      for (const name of await filesUnder(path.join(mediaDir(), 'files'))) assert.match(name, /^[0-9a-f]{32}$/);
+    });
+
+    test('traversal names and control characters are harmless', async () => {
+      const before = await filesUnder(mediaDir());
+      const names: [string, string][] = [
+        ['../../etc/passwd', 'passwd'],
+        ['..\\..\\windows\\system32\\evil.exe', 'evil.exe'],
+        ['a\u0000b\u0007c.txt', 'abc.txt'],
+        ['..', 'file'],
+      ];
+      for (const [sent, kept] of names) {
+        const res = await upload(s.api, employee.token, sent, text('x'));
+        assert.equal(res.status, 201, res.text);
+        assert.equal(res.body.data.filename, kept);
+      }
+      const added = (await filesUnder(mediaDir())).filter((f) => !before.includes(f));
+      assert.equal(added.length, names.length);
+      for (const file of added) assert.match(file, /^files\/[0-9a-f]{32}$/);
+    });
+
+    test('bind_type and bind_id are validated; the bound product or course must exist', async () => {
+      const product = (await s.api.post('/api/products', { ...admin(), body: { name: 'Bound product' } })).body.data;
+      const ok = await upload(s.api, employee.token, 'p.pdf', text('%PDF'), { bind_type: 'product', bind_id: product.id });
+      assert.equal(ok.status, 201, ok.text);
+      assert.deepEqual([ok.body.data.bind_type, ok.body.data.bind_id], ['product', product.id]);
+      const cases: [Record<string, string | number>, RegExp][] = [
+        [{ bind_type: 'product', bind_id: 999999 }, /product 999999 does not exist/],
+        [{ bind_type: 'course', bind_id: 999999 }, /course 999999 does not exist/],
+        [{ bind_type: 'course' }, /bind_id/],
+        [{ bind_type: 'company', bind_id: 3 }, /bind_id/],
+        [{ bind_type: 'planet' }, /bind_type/],
+        [{ bind_type: 'product', bind_id: 'abc' }, /bind_id/],
+      ];
+      for (const [fields, message] of cases) {
+        const res = await upload(s.api, employee.token, 'x.txt', text('x'), fields);
+        assert.equal(res.status, 400, JSON.stringify(fields));
+        assert.equal(res.body.error, 'validation_failed');
+        assert.match(res.body.message, message);
+      }
+    });
+
+    test('400 without a file or without multipart, 401 without a token', async () => {
+      const noFile = await s.api.post('/api/media/upload', { token: employee.token, form: form({ bind_type: 'none' }) });
+      assert.equal(noFile.status, 400);
+      assert.match(noFile.body.message, /file/);
+      const json = await s.api.post('/api/media/upload', { token: employee.token, body: { file: 'x' } });
+      assert.equal(json.status, 400);
+      const anonymous = await upload(s.api, '', 'x.txt', text('x'));
+      assert.equal(anonymous.status, 401);
+      assert.equal(anonymous.body.error, 'unauthorized');
+    });
+
+    test('a file over 200 MB streamed without a length is a 413 that leaves nothing behind', async () => {
+      const filesBefore = await filesUnder(mediaDir());
+      const boundary = 'oversize-boundary';
+      const res = await fetch(`${s.url}/api/media/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${employee.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: ReadableStream.from(oversizedForm(boundary, 201 * MB)) as unknown as BodyInit,
+        duplex: 'half',
+      } as RequestInit);
+      assert.equal(res.status, 413);
+      const body = await res.json();
+      assert.deepEqual([body.data, body.error], [null, 'payload_too_large']);
+      assert.deepEqual(await filesUnder(mediaDir()), filesBefore);
+      assert.equal((await s.api.get('/api/media/audit-list?status=all&size=200', admin())).body.data.items.some((m: { filename: string }) => m.filename === 'huge.mp4'), false);
+    });
+
+    test('a declared Content-Length over the limit is refused before the body is read', async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(`${s.url}/api/media/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${employee.token}`, 'content-type': 'multipart/form-data; boundary=b', 'content-length': String(300 * MB) },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write('--b\r\n');
+      });
+      assert.equal(status, 413);
+    });
+  });
+
+  describe('GET /api/media/{id} and /status/{id}', () => {
+    test('the uploader and admins see a pending media; another employee gets 404', async () => {
+      const id = await uploadOk(s.api, employee.token, 'mine.txt', text('mine'));
+      for (const route of [`/api/media/${id}`, `/api/media/status/${id}`]) {
+        assert.equal((await s.api.get(route, { token: employee.token })).status, 200, route);
+        assert.equal((await s.api.get(route, admin())).status, 200, route);
+        assert.equal((await s.api.get(route, { token: other.token })).status, 404, route);
+        assert.equal((await s.api.get(route)).status, 401, route);
+      }
+      const status = (await s.api.get(`/api/media/status/${id}`, { token: employee.token })).body.data;
+      assert.deepEqual(status, { id, status: 'pending', reject_reason: null, extraction: { state: 'not_started', progress: 0, stage: '', chunks: 0, error: null } });
+      assert.equal((await s.api.get('/api/media/999999', admin())).status, 404);
+      assert.equal((await s.api.get('/api/media/status/999999', admin())).status, 404);
+      assert.equal((await s.api.get('/api/media/abc', admin())).status, 400);
+    });
+  });
+
+  describe('audit', () => {
+    test('audit-list: admin only, pending by default, paged, status filter validated', async () => {
+      const id = await uploadOk(s.api, employee.token, 'to-review.txt', text('review me'));
+      const list = await s.api.get('/api/media/audit-list?page=1&size=2', admin());
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(Object.keys(list.body.data).sort(), ['items', 'page', 'size', 'total']);
+      assert.equal(list.body.data.items.length, 2);
+      assert.ok(list.body.data.total > 2);
+      assert.ok(list.body.data.items.every((m: { status: string }) => m.status === 'pending'));
+      assert.equal(list.body.data.items[0].id, id, 'newest first');
+      assert.equal(list.body.data.items[0].uploader_name, `Full ${employee.username}`);
+      const page2 = (await s.api.get('/api/media/audit-list?page=2&size=2', admin())).body.data;
+      assert.equal(page2.page, 2);
+      assert.ok(!page2.items.some((m: { id: number }) => m.id === id));
+      assert.equal((await s.api.get('/api/media/audit-list?status=bogus', admin())).status, 400);
+      assert.equal((await s.api.get('/api/media/audit-list?size=0', admin())).status, 400);
+      assert.equal((await s.api.get('/api/media/audit-list', { token: employee.token })).status, 403);
+      assert.equal((await s.api.get('/api/media/audit-list')).status, 401);
+    });
+
+    test('reject needs a reason (400, nothing changed); a decided media cannot be audited again (409)', async () => {
+      const id = await uploadOk(s.api, employee.token, 'reject-me.txt', text('nope'));
+      for (const body of [{ action: 'reject' }, { action: 'reject', reject_reason: '   ' }, { action: 'maybe' }, {}]) {
+        const res = await s.api.post(`/api/media/audit/${id}`, { ...admin(), body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.error, 'validation_failed');
+      }
+      assert.equal((await s.api.get(`/api/media/${id}`, admin())).body.data.status, 'pending');
+      const rejected = await s.api.post(`/api/media/audit/${id}`, { ...admin(), body: { action: 'reject', reject_reason: 'Blurry scan' } });
+      assert.equal(rejected.status, 200, rejected.text);
+      assert.deepEqual([rejected.body.data.status, rejected.body.data.reject_reason, rejected.body.data.preview_url], ['rejected', 'Blurry scan', null]);
+      const again = await s.api.post(`/api/media/audit/${id}`, { ...admin(), body: { action: 'approve' } });
+      assert.equal(again.status, 409);
+      assert.equal(again.body.error, 'media.not_pending');
+      assert.equal((await s.api.get(`/api/media/preview/${id}`, { token: employee.token })).status, 404);
+      const rejectedList = (await s.api.get('/api/media/audit-list?status=rejected', admin())).body.data.items;
+      assert.ok(rejectedList.some((m: { id: number }) => m.id === id));
+    });
+
+    test('401, 403 and 404 on audit', async () => {
+      const id = await uploadOk(s.api, employee.token, 'guarded.txt', text('x'));
+      assert.equal((await s.api.post(`/api/media/audit/${id}`, { body: { action: 'approve' } })).status, 401);
+      assert.equal((await s.api.post(`/api/media/audit/${id}`, { token: employee.token, body: { action: 'approve' } })).status, 403);
+      assert.equal((await s.api.post('/api/media/audit/999999', { ...admin(), body: { action: 'approve' } })).status, 404);
+    });
+  });
+
+  describe('preview and file', () => {
+    const content = new Uint8Array(Array.from({ length: 1000 }, (_, i) => i % 251));
+    let id: number;
+    let previewUrl: string;
+
+    before(async () => {
+      id = await uploadOk(s.api, employee.token, 'clip one.mp4', content);
+      const pendingPreview = await s.api.get(`/api/media/preview/${id}`, { token: employee.token });
+      assert.equal(pendingPreview.status, 404);
+      const approved = await approve(s.api, s.adminToken, id);
+      assert.deepEqual(approved.body.data.extraction, { state: 'skipped', progress: 100, stage: 'not_text', chunks: 0, error: null });
+      const preview = await s.api.get(`/api/media/preview/${id}`, { token: other.token });
+      assert.equal(preview.status, 200, preview.text);
+      previewUrl = preview.body.data.preview_url;
+      assert.match(previewUrl, new RegExp(`^/api/media/file/${id}\\?token=\\d+\\.[A-Za-z0-9_-]+$`));
+      assert.equal(preview.body.data.kind, 'video');
+      assert.ok(Date.parse(preview.body.data.expires_at) > Date.now());
+    });
+
+    test('the preview URL opens without any header, with content type and byte-exact content', async () => {
+      const res = await fetch(s.url + previewUrl);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'video/mp4');
+      assert.equal(res.headers.get('accept-ranges'), 'bytes');
+      assert.equal(res.headers.get('content-length'), '1000');
+      assert.match(res.headers.get('content-disposition') ?? '', /^inline; filename="clip one.mp4"; filename\*=UTF-8''clip%20one.mp4$/);
+      assert.equal(sha256(new Uint8Array(await res.arrayBuffer())), sha256(content));
+    });
+
+    test('Range requests: 206 with Content-Range, suffix and open ranges, 416 past the end, ignored when malformed', async () => {
+      const ranged = async (range: string) => {
+        const res = await fetch(s.url + previewUrl, { headers: { range } });
+        return { status: res.status, contentRange: res.headers.get('content-range'), body: new Uint8Array(await res.arrayBuffer()) };
+      };
+      const first = await ranged('bytes=0-9');
+      assert.deepEqual([first.status, first.contentRange], [206, 'bytes 0-9/1000']);
+      assert.deepEqual(first.body, content.slice(0, 10));
+      const middle = await ranged('bytes=500-');
+      assert.deepEqual([middle.status, middle.contentRange, middle.body.length], [206, 'bytes 500-999/1000', 500]);
+      assert.deepEqual(middle.body, content.slice(500));
+      const suffix = await ranged('bytes=-5');
+      assert.deepEqual([suffix.status, suffix.contentRange], [206, 'bytes 995-999/1000']);
+      assert.deepEqual(suffix.body, content.slice(995));
+      const clamped = await ranged('bytes=990-5000');
+      assert.deepEqual([clamped.status, clamped.contentRange, clamped.body.length], [206, 'bytes 990-999/1000', 10]);
+      const beyond = await ranged('bytes=1000-');
+      assert.deepEqual([beyond.status, beyond.contentRange], [416, 'bytes */1000']);
+      assert.equal(JSON.parse(new TextDecoder().decode(beyond.body)).error, 'media.range_not_satisfiable');
+      for (const ignored of ['bytes=abc', 'items=0-1', 'bytes=0-1,5-6', 'bytes=9-3']) {
+        const whole = await ranged(ignored);
+        assert.deepEqual([whole.status, whole.body.length], [200, 1000], ignored);
+      }
+    });
+
+    test('the file needs a valid, unexpired token of that media and an approved media', async () => {
+      const base = `/api/media/file/${id}`;
+      const missing = await s.api.get(base);
+      assert.equal(missing.status, 401);
+      const token = new URL(previewUrl, s.url).searchParams.get('token')!;
+      const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+      for (const bad of [tampered, 'garbage', `${Number(token.split('.')[0]) + 10}.${token.split('.')[1]}`]) {
+        const res = await s.api.get(`${base}?token=${encodeURIComponent(bad)}`);
+        assert.equal(res.status, 403, bad);
+        assert.equal(res.body.error, 'media.invalid_file_token');
+      }
+      const otherId = await uploadOk(s.api, employee.token, 'pending.mp4', content);
+      const forPending = signedFileUrl(s.server.db, otherId).url;
+      assert.equal((await s.api.get(forPending)).status, 404, 'a valid token does not open a pending media');
+      const crossed = `/api/media/file/${otherId}?token=${token}`;
+      assert.equal((await s.api.get(crossed)).status, 403, "another media's token");
+      const expired = signedFileUrl(s.server.db, id, Date.now() - 3 * 3600 * 1000).url;
+      const res = await s.api.get(expired);
+      assert.equal(res.status, 403);
+      assert.match(res.body.message, /expired/);
+    });
+
+    test('preview: 401 without a token, 404 for an unknown id', async () => {
+      assert.equal((await s.api.get(`/api/media/preview/${id}`)).status, 401);
+      assert.equal((await s.api.get('/api/media/preview/999999', { token: employee.token })).status, 404);
+    });
+
+    test('an approved media is readable by any user (it is on public pages)', async () => {
+      const res = await s.api.get(`/api/media/${id}`, { token: other.token });
+      assert.equal(res.status, 200);
+      assert.match(res.body.data.preview_url, /^\/api\/media\/file\//);
+    });
+  });
+
+  describe('company introduction, course detail and suggest-material', () => {
+    test('only approved media are listed, with preview URLs that open', async () => {
+      const course = (await s.api.post('/api/courses', { ...admin(), body: { title: 'Media course' } })).body.data;
+      const shownCourse = await uploadOk(s.api, employee.token, 'lesson.mp4', text('lesson'), { bind_type: 'course', bind_id: course.id });
+      const hiddenCourse = await uploadOk(s.api, employee.token, 'draft.mp4', text('draft'), { bind_type: 'course', bind_id: course.id });
+      const shownCompany = await uploadOk(s.api, employee.token, 'about.png', text('png'), { bind_type: 'company' });
+      await uploadOk(s.api, employee.token, 'pending-about.png', text('png'), { bind_type: 'company' });
+      await approve(s.api, s.adminToken, shownCourse);
+      await approve(s.api, s.adminToken, shownCompany);
+      const detail = (await s.api.get(`/api/courses/${course.id}`, { token: employee.token })).body.data;
+      assert.deepEqual(detail.medias.map((m: { id: number }) => m.id), [shownCourse]);
+      assert.ok(!detail.medias.some((m: { id: number }) => m.id === hiddenCourse));
+      const intro = (await s.api.get('/api/company-train', { token: employee.token })).body.data;
+      assert.deepEqual(intro.medias.map((m: { id: number }) => m.id), [shownCompany]);
+      const [summary] = intro.medias;
+      assert.deepEqual(Object.keys(summary).sort(), ['file_ext', 'filename', 'id', 'preview_url']);
+      const file = await downloadSha256(s.url, summary.preview_url);
+      assert.deepEqual([file.status, file.sha256], [200, sha256(text('png'))]);
+    });
+
+    test('suggest-material: any user, pending company media with the remark, admins notified', async () => {
+      const res = await s.api.post('/api/company-train/suggest-material', {
+        token: employee.token,
+        form: form({ remark: 'Our new brochure' }, { name: 'brochure.pdf', data: text('%PDF-1.4') }),
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual([res.body.data.status, res.body.data.bind_type, res.body.data.remark, res.body.data.filename], ['pending', 'company', 'Our new brochure', 'brochure.pdf']);
+      const notes = (await s.api.get('/api/notifications', admin())).body.data;
+      const note = notes.find((n: { content: string }) => n.content.includes('brochure.pdf'));
+      assert.ok(note, 'admin notified');
+      assert.match(note.content, /Our new brochure/);
+      const employeeNotes = (await s.api.get('/api/notifications', { token: other.token })).body.data;
+      assert.ok(!employeeNotes.some((n: { content: string }) => n.content.includes('brochure.pdf')));
+      const noRemark = await s.api.post('/api/company-train/suggest-material', { token: other.token, form: form({}, { name: 'b.txt', data: text('b') }) });
+      assert.deepEqual([noRemark.status, noRemark.body.data?.remark], [201, '']);
+      assert.equal((await s.api.post('/api/company-train/suggest-material', { token: employee.token, form: form({ remark: 'x' }) })).status, 400);
+      assert.equal((await s.api.post('/api/company-train/suggest-material', { form: form({}, { name: 'b.txt', data: text('b') }) })).status, 401);
+    });
+  });
+
+  describe('text extraction on approve', () => {
+    const extracted = async (name: string, data: Uint8Array) => {
+      const id = await uploadOk(s.api, employee.token, name, data);
+      const approved = await approve(s.api, s.adminToken, id);
+      assert.ok(['queued', 'running', 'done'].includes(approved.body.data.extraction.state), 'approve does not wait for the extraction');
+      return { id, status: await settledExtraction(s.api, employee.token, id) };
+    };
+
+    const assertSearchable = async (word: string, id: number) => {
+      const hits = await searchChunks(s.server.db, word, 10);
+      assert.ok(hits.some((h) => h.source.type === 'media' && h.source.id === id && h.content.includes(word)), `chunk with ${word} from media ${id}`);
+    };
+
+    test('a real pdf (made with pdfkit) is extracted page by page and ingested as chunks', async () => {
+      const { id, status } = await extracted('handbook.pdf', await pdf(['Quarterly zephyrfund handbook', 'Second page about commissions']));
+      assert.deepEqual(status.extraction, { state: 'done', progress: 100, stage: 'done', chunks: status.extraction.chunks, error: null });
+      assert.ok(status.extraction.chunks >= 1);
+      await assertSearchable('zephyrfund', id);
+    });
+
+    test('a real docx (made with docx) is extracted and ingested', async () => {
+      const { id, status } = await extracted('script.docx', await docx('Sales script', ['Greet the client about the quokkabond offer.', '第二段：风险提示。']));
+      assert.equal(status.extraction.state, 'done', JSON.stringify(status.extraction));
+      assert.ok(status.extraction.chunks >= 1);
+      await assertSearchable('quokkabond', id);
+    });
+
+    test('xlsx, html, md and txt are extracted too', async () => {
+      const files: [string, Uint8Array, string][] = [
+        ['rates.xlsx', await xlsx([['product', 'rate'], ['narwhalplan', 1.5]]), 'narwhalplan'],
+        ['page.html', text('<html><body><h1>Intro</h1><p>The ocelotfund story</p><script>alert(1)</script></body></html>'), 'ocelotfund'],
+        ['guide.md', text('# Guide\n\nThe axolotlbond section.'), 'axolotlbond'],
+        ['plain.txt', text('\uFEFFThe pangolinsaver notes.'), 'pangolinsaver'],
+      ];
+      for (const [name, data, word] of files) {
+        const { id, status } = await extracted(name, data);
+        assert.equal(status.extraction.state, 'done', `${name}: ${JSON.stringify(status.extraction)}`);
+        await assertSearchable(word, id);
+      }
+    });
+
+    test('a file whose text cannot be extracted ends in a clear failed state', async () => {
+      const broken = await extracted('broken.pdf', text('this is not a pdf at all'));
+      assert.equal(broken.status.extraction.state, 'failed');
+      assert.match(broken.status.extraction.error, /\.pdf/);
+      const brokenDocx = await extracted('broken.docx', text('not a zip'));
+      assert.equal(brokenDocx.status.extraction.state, 'failed');
+      const empty = await extracted('blank.txt', text('   \n\n  '));
+      assert.equal(empty.status.extraction.state, 'failed');
+      assert.match(empty.status.extraction.error, /No text found/);
+      const imageOnly = await extracted('scan.pdf', await pdf(['']));
+      assert.equal(imageOnly.status.extraction.state, 'failed');
+      assert.equal(imageOnly.status.status, 'approved', 'the media stays approved');
+    });
+  });
+});
