@@ -2,12 +2,14 @@
 import { load, startBareKoa, type BenchContext, type LoadResult } from './harness.js';
 import foundation from './foundation.js';
 import chat from './chat.js';
+import media from './media.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
 const scenarios: [string, Scenario][] = [
   ['foundation', foundation],
   ['chat', chat],
+  ['media', media],
 ];
 
 const only = process.argv.slice(2);

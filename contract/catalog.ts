@@ -15,6 +15,11 @@ export interface Product {
   updated_at: string;
 }
 
+export interface ProductDetail extends Product {
+  /** Approved media bound to the product. */
+  medias: MediaSummary[];
+}
+
 export interface MediaSummary {
   id: number;
   filename: string;

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { File } from 'formidable';
-import { validationFailed } from './errors.js';
+import { badRequest, payloadTooLarge, validationFailed } from './errors.js';
 
 export interface MultipartOptions {
   /** Largest accepted file in bytes; a larger one is a 413. */
@@ -25,6 +25,9 @@ export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler }: Mu
     json: false,
     urlencoded: true,
     text: false,
+    onError: (error) => {
+      throw toClientError(error, maxFileSize);
+    },
     formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0, ...(fileWriteStreamHandler && { fileWriteStreamHandler }) },
   });
   return async (ctx: Context, next: Next) => {
@@ -35,6 +38,17 @@ export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler }: Mu
       await Promise.all(uploadedFiles(ctx).map((f) => fs.rm(f.filepath, { force: true })));
     }
   };
+}
+
+const TOO_LARGE_CODES = new Set([1009, 1016]); // formidable's biggerThanTotalMaxFileSize, biggerThanMaxFileSize
+
+/** formidable reports limits and broken bodies with its own codes; the client gets 413 or 400 for them. */
+function toClientError(error: Error, maxFileSize: number): Error {
+  const e = error as Error & { httpCode?: number; code?: number };
+  if (e.httpCode === 413 || TOO_LARGE_CODES.has(e.code ?? 0)) {
+    return payloadTooLarge(`The file is larger than the ${Math.round(maxFileSize / (1024 * 1024))} MB allowed here`);
+  }
+  return badRequest(`Malformed multipart body: ${e.message}`);
 }
 
 function uploadedFiles(ctx: Context): File[] {

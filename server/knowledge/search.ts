@@ -86,8 +86,7 @@ const chunkCount = async (db: Db): Promise<number> => Number(((await db('knowled
  * chunks weigh most and their chunks are ranked first, pairs found everywhere (的是, 我们) weigh almost nothing.
  */
 async function searchLoose(db: Db, terms: QueryTerm[], limit: number): Promise<ChunkHit[]> {
-  const matches: number[][] = [];
-  for (const term of terms) matches.push(await matchingIds(db, [term], PROBE));
+  const matches = await Promise.all(terms.map((term) => matchingIds(db, [term], PROBE)));
   const total = await chunkCount(db);
   const frequency = matches.map((ids) => (ids.length < PROBE ? ids.length : total));
   const weights = frequency.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)));

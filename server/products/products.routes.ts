@@ -4,7 +4,7 @@ import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { formField, multipart, requireFile } from '../http/multipart.js';
 import { validationFailed } from '../http/errors.js';
 import { listProducts } from './products.repository.js';
-import { createProduct, deactivateProduct, getProduct, updateProduct } from './products.service.js';
+import { createProduct, deactivateProduct, getProductDetail, updateProduct } from './products.service.js';
 import { importProducts } from './products.import.js';
 import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
 
@@ -28,7 +28,7 @@ export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   });
 
   router.get('/:id', requireUser, async (ctx) => {
-    ctx.body = await getProduct(db, parseId(ctx.params.id, 'Product'));
+    ctx.body = await getProductDetail(db, parseId(ctx.params.id, 'Product'));
   });
 
   router.post('/', ...requireAdmin, async (ctx) => {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.js';
-import type { Product } from '../../contract/catalog.js';
+import type { Product, ProductDetail } from '../../contract/catalog.js';
+import { approvedMediaFor } from '../media/media.queries.js';
 import { conflict, notFound } from '../http/errors.js';
 import { findProductByCode, findProductRow, insertProduct, toProduct, updateProductRow } from './products.repository.js';
 import type { ProductInput } from './products.schema.js';
@@ -8,6 +9,12 @@ export async function getProduct(db: Db, id: number): Promise<Product> {
   const row = await findProductRow(db, id);
   if (!row) throw notFound('Product');
   return toProduct(row);
+}
+
+/** The product with its approved media, as GET /api/products/{id} shows it. */
+export async function getProductDetail(db: Db, id: number): Promise<ProductDetail> {
+  const product = await getProduct(db, id);
+  return { ...product, medias: await approvedMediaFor(db, 'product', id) };
 }
 
 async function assertCodeFree(db: Db, code: string | null | undefined, exceptId?: number): Promise<void> {

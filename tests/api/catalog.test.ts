@@ -40,7 +40,7 @@ describe('products and courses', () => {
       assert.equal(a.status, 'active');
       assert.equal(a.commission_rate, 1.2);
       assert.deepEqual(a.attributes, { term: '12 months' });
-      assert.deepEqual((await s.api.get(`/api/products/${a.id}`, { token: employee.token })).body.data, a);
+      assert.deepEqual((await s.api.get(`/api/products/${a.id}`, { token: employee.token })).body.data, { ...a, medias: [] });
 
       const ids = async (query: string) => (await s.api.get(`/api/products${query}`, { token: employee.token })).body.data.map((p: { id: number }) => p.id);
       assert.deepEqual(await ids(''), [a.id, b.id]);
@@ -67,7 +67,7 @@ describe('products and courses', () => {
       assert.equal(edited.status, 200);
       assert.equal(edited.body.data.name, 'P one v2');
       assert.equal(edited.body.data.code, 'E-1');
-      assert.deepEqual((await s.api.get(`/api/products/${p2.id}`, admin())).body.data, p2);
+      assert.deepEqual((await s.api.get(`/api/products/${p2.id}`, admin())).body.data, { ...p2, medias: [] });
       assert.equal((await s.api.put(`/api/products/${p1.id}`, { ...admin(), body: { code: 'E-2' } })).status, 409);
       const deleted = await s.api.delete(`/api/products/${p2.id}`, admin());
       assert.equal(deleted.body.data.status, 'inactive');
@@ -142,6 +142,11 @@ describe('products and courses', () => {
       assert.equal((await s.api.post('/api/products/import', { ...admin(), form: fileForm('x.json', '[]') })).status, 400);
       assert.equal((await s.api.post('/api/products/import', { ...admin(), body: { products: [] } })).status, 400);
       assert.equal((await s.api.post('/api/products/import', { token: employee.token, form: fileForm('x.json', '[]') })).status, 403);
+      const tooLarge = await s.api.post('/api/products/import', { ...admin(), form: fileForm('big.json', new Uint8Array(21 * 1024 * 1024)) });
+      assert.equal(tooLarge.status, 413);
+      assert.equal(tooLarge.body.error, 'payload_too_large');
+      const broken = await s.api.post('/api/products/import', { ...admin(), raw: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.json"\r\n\r\n[1', headers: { 'content-type': 'multipart/form-data; boundary=xyz' } });
+      assert.equal(broken.status, 400);
     });
   });
 
