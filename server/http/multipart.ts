@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { File } from 'formidable';
-import { badRequest, payloadTooLarge, validationFailed } from './errors.js';
+import { badRequest, payloadTooLarge, validationFailed, type AppError } from './errors.js';
 
 export interface MultipartOptions {
   /** Largest accepted file in bytes; a larger one is a 413. */
@@ -13,20 +13,22 @@ export interface MultipartOptions {
   uploadDir?: string;
   /** Receives each file into this stream instead of a file in uploadDir (formidable's option of the same name). */
   fileWriteStreamHandler?: () => Writable;
+  /** The error for a file over maxFileSize (a 413 payload_too_large unless the route says otherwise). */
+  tooLarge?: () => AppError;
 }
 
 /**
  * Parses multipart/form-data by streaming each file to disk. Temporary files that the handler did not move
  * away are removed after the response, whatever happened.
  */
-export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler }: MultipartOptions): Middleware {
+export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler, tooLarge }: MultipartOptions): Middleware {
   const parse = koaBody({
     multipart: true,
     json: false,
     urlencoded: true,
     text: false,
     onError: (error) => {
-      throw toClientError(error, maxFileSize);
+      throw toClientError(error, tooLarge ?? (() => payloadTooLarge(`The file is larger than the ${Math.round(maxFileSize / (1024 * 1024))} MB allowed here`)));
     },
     formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0, ...(fileWriteStreamHandler && { fileWriteStreamHandler }) },
   });
@@ -43,11 +45,9 @@ export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler }: Mu
 const TOO_LARGE_CODES = new Set([1009, 1016]); // formidable's biggerThanTotalMaxFileSize, biggerThanMaxFileSize
 
 /** formidable reports limits and broken bodies with its own codes; the client gets 413 or 400 for them. */
-function toClientError(error: Error, maxFileSize: number): Error {
+function toClientError(error: Error, tooLarge: () => AppError): Error {
   const e = error as Error & { httpCode?: number; code?: number };
-  if (e.httpCode === 413 || TOO_LARGE_CODES.has(e.code ?? 0)) {
-    return payloadTooLarge(`The file is larger than the ${Math.round(maxFileSize / (1024 * 1024))} MB allowed here`);
-  }
+  if (e.httpCode === 413 || TOO_LARGE_CODES.has(e.code ?? 0)) return tooLarge();
   return badRequest(`Malformed multipart body: ${e.message}`);
 }
 

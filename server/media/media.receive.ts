@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { multipart } from '../http/multipart.js';
-import { AppError, badRequest, payloadTooLarge } from '../http/errors.js';
+import { payloadTooLarge, type AppError } from '../http/errors.js';
 import { requestFolder, type MediaDirs } from './media.storage.js';
 import { BufferWriter, type BufferPool } from './media.buffers.js';
 
@@ -25,16 +25,6 @@ export const receivedBytes = (ctx: Context): Buffer | undefined => inMemory.get(
 /** After a refusal, a body that was not read to its end is not read at all: the connection closes after the answer. */
 export function closeIfUnread(ctx: Context): void {
   if (!ctx.req.complete) ctx.set('Connection', 'close');
-}
-
-/** formidable reports its own failures with `httpCode` (413 over the size limit, 400 for a malformed form). */
-function toClientError(err: unknown, tooLarge: () => AppError): unknown {
-  const httpCode = (err as { httpCode?: unknown })?.httpCode;
-  if (httpCode === 413) return tooLarge();
-  if (typeof httpCode === 'number' && httpCode >= 400 && httpCode < 500) {
-    return badRequest(`Malformed multipart body: ${(err as Error).message}`);
-  }
-  return err;
 }
 
 /** One buffer holds the first file part; any further one is dropped (the route refuses forms with several files). */
@@ -62,9 +52,7 @@ export function receiveUpload(dirs: MediaDirs, { maxFileSize, tooLarge = () => p
       // formidable names a file path even when the bytes go to a buffer; nothing is written there then.
       const folder = buffer ? undefined : await requestFolder(dirs);
       try {
-        await multipart({ maxFileSize, uploadDir: folder ?? dirs.incoming, fileWriteStreamHandler: buffer && writerInto(ctx, buffer) })(ctx, next);
-      } catch (err) {
-        throw toClientError(err, tooLarge);
+        await multipart({ maxFileSize, uploadDir: folder ?? dirs.incoming, fileWriteStreamHandler: buffer && writerInto(ctx, buffer), tooLarge })(ctx, next);
       } finally {
         if (folder) await fs.rm(folder, { recursive: true, force: true }).catch(() => undefined);
       }
