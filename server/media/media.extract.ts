@@ -47,10 +47,7 @@ const extractors: Record<string, Extractor> = {
     const { default: mammoth } = await import('mammoth');
     return (await mammoth.extractRawText({ path: filePath })).value;
   },
-  pptx: async (filePath) => {
-    const { parseOffice } = await import('officeparser');
-    return (await parseOffice(filePath)).toText();
-  },
+  pptx: async (filePath, onProgress) => (await import('./pptx-text.js')).pptxText(filePath, onProgress),
   xlsx: xlsxText,
   txt: readUtf8,
   md: readUtf8,

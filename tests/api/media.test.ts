@@ -6,6 +6,7 @@ import { ReadableStream } from 'node:stream/web';
 import PDFDocument from 'pdfkit';
 import ExcelJS from 'exceljs';
 import { Document, Packer, Paragraph, HeadingLevel } from 'docx';
+import JSZip from 'jszip';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signedFileUrl } from '../../server/media/media.signing.js';
 import { searchChunks } from '../../server/knowledge/search.js';
@@ -378,6 +379,17 @@ describe('media: direct upload, audit, preview, files, extraction', () => {
       assert.equal(status.extraction.state, 'done', JSON.stringify(status.extraction));
       assert.ok(status.extraction.chunks >= 1);
       await assertSearchable('quokkabond', id);
+    });
+
+    test('a pptx deck (zip of slide XML, made with jszip) is extracted slide by slide', async () => {
+      const zip = new JSZip();
+      const slide = (lines: string[]) =>
+        `<?xml version="1.0"?><p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody>${lines.map((l) => `<a:p><a:r><a:t>${l}</a:t></a:r></a:p>`).join('')}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+      zip.file('ppt/slides/slide1.xml', slide(['Opening', 'The wombatbond pitch']));
+      zip.file('ppt/slides/slide2.xml', slide(['风险提示 and closing']));
+      const { id, status } = await extracted('deck.pptx', new Uint8Array(await zip.generateAsync({ type: 'uint8array' })));
+      assert.equal(status.extraction.state, 'done', JSON.stringify(status.extraction));
+      await assertSearchable('wombatbond', id);
     });
 
     test('xlsx, html, md and txt are extracted too', async () => {
