@@ -41,8 +41,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: { 'content-type': 'application/json', ...options.headers },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     connections: options.connections ?? 32,
-    duration: options.amount ? undefined : (options.duration ?? 5),
-    amount: options.amount,
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 5 }),
     requests: options.requests,
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };

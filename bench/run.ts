@@ -3,13 +3,17 @@ import { load, startBareKoa, type BenchContext, type LoadResult } from './harnes
 import foundation from './foundation.js';
 import chat from './chat.js';
 import media from './media.js';
+import exams from './exams.js';
+import knowledge from './knowledge.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
 const scenarios: [string, Scenario][] = [
   ['foundation', foundation],
+  ['exams', exams],
   ['chat', chat],
   ['media', media],
+  ['knowledge', knowledge],
 ];
 
 const only = process.argv.slice(2);

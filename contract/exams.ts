@@ -55,16 +55,8 @@ export interface ExamPaperAdmin extends ExamPaper {
 /** The caller's standing on one exam. `in_progress` = an open session that has not passed its deadline. */
 export type ExamStanding = 'not_started' | 'in_progress' | 'passed' | 'failed';
 
-export interface ExamListItem {
-  id: number;
-  name: string;
-  type: PaperType;
-  domain: string;
-  question_count: number;
-  total_score: number;
-  pass_score: number;
-  duration_minutes: number;
-  max_attempts: number | null;
+export interface ExamListItem
+  extends Pick<ExamPaper, 'id' | 'name' | 'type' | 'domain' | 'question_count' | 'total_score' | 'pass_score' | 'duration_minutes' | 'max_attempts'> {
   status: ExamStanding;
   attempts: number;
   best_score: number | null;
@@ -136,12 +128,9 @@ export interface AnswerDetail {
   correct_answer: AnswerValue;
 }
 
-export interface SubmitResult {
+/** The graded outcome shared by a submit result and a stored exam record. */
+export interface ExamOutcome {
   session_id: string;
-  kind: SessionKind;
-  paper_id: number | null;
-  /** Id of the stored exam record (formal exams only). */
-  record_id: number | null;
   exam_name: string;
   score: number;
   total_score: number;
@@ -155,31 +144,25 @@ export interface SubmitResult {
   /** True when the submit came after deadline + grace and was graded as at the deadline. */
   late: boolean;
   certificate_id: number | null;
+}
+
+export interface SubmitResult extends ExamOutcome {
+  kind: SessionKind;
+  paper_id: number | null;
+  /** Id of the stored exam record (formal exams only). */
+  record_id: number | null;
   points_awarded: number;
   detail: AnswerDetail[];
 }
 
-export interface ExamRecord {
+export interface ExamRecord extends ExamOutcome {
   id: number;
-  session_id: string;
   paper_id: number;
   user_id: number;
   username: string;
   full_name: string;
   department: string;
-  exam_name: string;
-  score: number;
-  total_score: number;
-  pass_score: number;
-  passed: boolean;
-  correct_count: number;
-  wrong_count: number;
-  question_count: number;
-  time_spent_sec: number;
-  late: boolean;
   started_at: string;
-  submitted_at: string;
-  certificate_id: number | null;
 }
 
 /** Review of one answer: the question's current text with the answer as graded. */

@@ -1,25 +1,10 @@
 import type { Db } from '../db/knex.js';
-import type { ExamPaper, PaperStatus, PaperType } from '../../contract/exams.js';
+import type { ExamPaper, PaperStatus } from '../../contract/exams.js';
 import { toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 
-export interface PaperRow {
-  id: number;
-  name: string;
-  type: PaperType;
-  domain: string;
-  question_count: number;
-  total_score: number;
-  pass_score: number;
-  duration_minutes: number;
-  randomize: boolean | number;
-  description: string;
-  max_attempts: number | null;
-  status: PaperStatus;
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** SQLite returns booleans as 0/1. */
+export type PaperRow = Omit<ExamPaper, 'randomize'> & { randomize: boolean | number };
 
 export type PaperContent = Omit<ExamPaper, 'id' | 'published_at' | 'created_at' | 'updated_at'>;
 

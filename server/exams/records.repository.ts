@@ -7,24 +7,7 @@ import type { RecordFilter } from './exams.schema.js';
 /** Rows per multi-row INSERT (SQLite compiles them as a compound SELECT, limited to 500 terms). */
 const BATCH = 200;
 
-export interface NewRecord {
-  session_id: string;
-  paper_id: number;
-  user_id: number;
-  exam_name: string;
-  score: number;
-  total_score: number;
-  pass_score: number;
-  passed: boolean;
-  correct_count: number;
-  wrong_count: number;
-  question_count: number;
-  time_spent_sec: number;
-  late: boolean;
-  detail: AnswerDetail[];
-  started_at: string;
-  submitted_at: string;
-}
+export type NewRecord = Omit<ExamRecord, 'id' | 'username' | 'full_name' | 'department' | 'certificate_id'> & { detail: AnswerDetail[] };
 
 /** Stored as compact tuples [question_id, 1|0, user answer, correct answer]. */
 type DetailTuple = [number, 0 | 1, AnswerValue, AnswerValue];

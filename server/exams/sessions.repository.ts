@@ -4,26 +4,6 @@ import type { SessionKind } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import type { KeyedQuestion } from './grading.js';
 
-export interface SessionRow {
-  id: string;
-  kind: SessionKind;
-  paper_id: number | null;
-  user_id: number;
-  exam_name: string;
-  total_score: number;
-  pass_score: number;
-  duration_minutes: number;
-  questions: string;
-  started_at: string;
-  deadline_at: string;
-  saved_answers: string | null;
-  saved_at: string | null;
-  submitted_at: string | null;
-  score: number | null;
-  passed: boolean | number | null;
-  result: string | null;
-}
-
 export interface ExamSession {
   id: string;
   kind: SessionKind;
@@ -41,6 +21,13 @@ export interface ExamSession {
   submitted_at: string | null;
   result: string | null;
 }
+
+export type SessionRow = Omit<ExamSession, 'questions' | 'saved_answers'> & {
+  questions: string;
+  saved_answers: string | null;
+  score: number | null;
+  passed: boolean | number | null;
+};
 
 export type NewSession = Pick<ExamSession, 'kind' | 'paper_id' | 'user_id' | 'exam_name' | 'total_score' | 'pass_score' | 'duration_minutes' | 'questions'>;
 
@@ -67,6 +54,13 @@ const toSession = (r: SessionRow): ExamSession => ({
   submitted_at: r.submitted_at,
   result: r.result,
 });
+
+/** Sessions by id, in the order asked (undefined where there is none). */
+export async function findSessions(db: Db, ids: string[]): Promise<(ExamSession | undefined)[]> {
+  const rows = await db<SessionRow>('exam_sessions').whereIn('id', [...new Set(ids)]);
+  const byId = new Map(rows.map((r) => [r.id, toSession(r)]));
+  return ids.map((id) => byId.get(id));
+}
 
 export async function insertSession(db: Db, session: NewSession, startedAt: Date): Promise<ExamSession> {
   const row: SessionRow = {

@@ -1,5 +1,5 @@
 // Storing graded submits: consume each session once, then records, certificates, points and mistake-book entries,
-// for many submits at a time in multi-row statements (see SubmitWriter).
+// for many submits at a time in multi-row statements (see submit-pipeline.ts).
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import type { SubmitResult } from '../../contract/exams.js';

@@ -1,13 +1,14 @@
-// Submitting a session: validate and grade, then hand the result to the writer that stores it exactly once.
+// Submitting a session: read, validate and grade it, and store the result exactly once; batched by submit-pipeline.ts.
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import { SUBMIT_GRACE_SECONDS, type SubmitResult } from '../../contract/exams.js';
-import { notFound } from '../http/errors.js';
+import { AppError, notFound } from '../http/errors.js';
 import { pointsOfRecord } from '../learning/points.service.js';
 import { grade, parseAnswers, scoreOf, type Selection } from './grading.js';
-import { findOwnSession, type ExamSession } from './sessions.repository.js';
+import { findSessions, type ExamSession } from './sessions.repository.js';
+import { storeSubmits, type GradedSubmit } from './submit-store.js';
 import { findRecord, type StoredRecord } from './records.repository.js';
-import type { SubmitWriter } from './submit-writer.js';
+import type { SubmitPipeline } from './submit-pipeline.js';
 import type { SubmitInput } from './exams.schema.js';
 
 /**
@@ -45,26 +46,8 @@ function evaluate(session: ExamSession, selection: Selection, timeSpent: number 
 }
 
 function resultFromRecord(record: StoredRecord, points: number): SubmitResult {
-  return {
-    session_id: record.session_id,
-    kind: 'formal',
-    paper_id: record.paper_id,
-    record_id: record.id,
-    exam_name: record.exam_name,
-    score: record.score,
-    total_score: record.total_score,
-    pass_score: record.pass_score,
-    passed: record.passed,
-    correct_count: record.correct_count,
-    wrong_count: record.wrong_count,
-    question_count: record.question_count,
-    time_spent_sec: record.time_spent_sec,
-    submitted_at: record.submitted_at,
-    late: record.late,
-    certificate_id: record.certificate_id,
-    points_awarded: points,
-    detail: record.detail,
-  };
+  const { id, user_id: _user, username: _username, full_name: _name, department: _department, started_at: _started, ...outcome } = record;
+  return { ...outcome, kind: 'formal', record_id: id, points_awarded: points };
 }
 
 /** The result of the first submit, for a session that is already consumed. */
@@ -75,16 +58,48 @@ async function storedResult(db: Db, sessionId: string): Promise<SubmitResult> {
   return JSON.parse(row.result as string) as SubmitResult;
 }
 
+export interface SubmitRequest {
+  user: User;
+  input: SubmitInput;
+  /** When the submit arrived: what deadline checks use. */
+  at: Date;
+}
+
+/** What became of one submit of a batch: stored now, already consumed (replay the stored result), or refused. */
+export type SubmitOutcome = { stored: SubmitResult } | { replay: string } | { refused: AppError };
+
+/** Validates and grades one submit against its session; nothing is thrown, so one bad submit never fails a batch. */
+function prepare({ user, input, at }: SubmitRequest, session: ExamSession | undefined): SubmitOutcome | GradedSubmit {
+  if (!session || session.user_id !== user.id) return { refused: notFound('Exam session') };
+  try {
+    const selection = parseAnswers(session.questions, input.answers);
+    if (session.submitted_at) return { replay: session.id };
+    return { session, user, result: evaluate(session, selection, input.time_spent_sec, at) };
+  } catch (error) {
+    if (error instanceof AppError) return { refused: error };
+    throw error;
+  }
+}
+
 /**
- * Submit once: validation and grading happen here; the writer then consumes the session with a conditional update
- * in a transaction and stores what follows. Every other submit of the session, concurrent or later, gets the
- * stored result of the first.
+ * One transaction for a batch of submits: reads their sessions in one statement, grades them, then stores the
+ * graded ones (storeSubmits consumes each session at most once).
  */
-export async function submitExam(db: Db, writer: SubmitWriter, user: User, input: SubmitInput): Promise<SubmitResult> {
-  const session = await findOwnSession(db, input.session_id, user.id);
-  if (!session) throw notFound('Exam session');
-  const selection = parseAnswers(session.questions, input.answers);
-  if (session.submitted_at) return storedResult(db, session.id);
-  const result = evaluate(session, selection, input.time_spent_sec, new Date());
-  return (await writer.write({ session, user, result })) ?? storedResult(db, session.id);
+export async function submitBatch(db: Db, requests: SubmitRequest[]): Promise<SubmitOutcome[]> {
+  const sessions = await findSessions(db, requests.map((r) => r.input.session_id));
+  const prepared = requests.map((request, i) => prepare(request, sessions[i]));
+  const graded = prepared.filter((p): p is GradedSubmit => 'result' in p);
+  const stored = await storeSubmits(db, graded);
+  const outcomes = new Map(graded.map((g, i) => [g, stored[i] ? { stored: stored[i] } : { replay: g.session.id }]));
+  return prepared.map((p) => ('result' in p ? outcomes.get(p)! : p));
+}
+
+/**
+ * Submit once: the first submit to consume the session (a conditional update in the batch transaction) stores the
+ * record and what follows; every other submit of the session, concurrent or later, gets that stored result.
+ */
+export async function submitExam(db: Db, pipeline: SubmitPipeline, user: User, input: SubmitInput): Promise<SubmitResult> {
+  const outcome = await pipeline.submit({ user, input, at: new Date() });
+  if ('refused' in outcome) throw outcome.refused;
+  return 'stored' in outcome ? outcome.stored : storedResult(db, outcome.replay);
 }

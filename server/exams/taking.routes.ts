@@ -8,10 +8,10 @@ import { MistakeQuery, PaperIdQuery, RetryBody, SaveAnswersBody, StartBody, Subm
 import { examCover, listExams } from './standing.service.js';
 import { getSessionState, saveAnswers, startExam, startRetry } from './sessions.service.js';
 import { submitExam } from './submit.service.js';
-import type { SubmitWriter } from './submit-writer.js';
+import type { SubmitPipeline } from './submit-pipeline.js';
 import { deleteMistake, listMistakes } from './mistakes.repository.js';
 
-export function takingRoutes({ db, requireUser }: Deps, writer: SubmitWriter): Router {
+export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline): Router {
   const router = new Router({ prefix: '/exam' });
 
   router.get('/list', requireUser, async (ctx) => {
@@ -30,7 +30,7 @@ export function takingRoutes({ db, requireUser }: Deps, writer: SubmitWriter): R
     ctx.body = await saveAnswers(db, currentUser(ctx), ctx.params.sessionId!, parseBody(ctx, SaveAnswersBody).answers);
   });
   router.post('/submit', requireUser, async (ctx) => {
-    ctx.body = await submitExam(db, writer, currentUser(ctx), parseBody(ctx, SubmitBody));
+    ctx.body = await submitExam(db, pipeline, currentUser(ctx), parseBody(ctx, SubmitBody));
   });
 
   router.get('/mistakes', requireUser, async (ctx) => {

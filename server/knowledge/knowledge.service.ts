@@ -19,6 +19,9 @@ import { allSourceRows, findSourceRow, insertPendingSource, markSourceChanged, r
 import { ingestSource } from './ingest.js';
 import { replaceChunks } from './chunks.js';
 
+/** The length of knowledge_sources.file_path. */
+const MAX_PATH_LENGTH = 1000;
+
 /** A file without a title of its own is named after the file. */
 const fallbackTitle = (filePath: string): string => path.posix.basename(filePath).replace(/\.md$/i, '');
 
@@ -33,8 +36,12 @@ async function readScannedFiles(root: string): Promise<{ files: ScannedFile[]; s
   const skipped: KnowledgeScanResult[] = [];
   for (const found of await listMarkdownFiles(root)) {
     const title = fallbackTitle(found.relativePath);
-    if (found.size > MAX_SOURCE_BYTES) {
-      skipped.push({ file_path: found.relativePath, status: 'skipped', title, reason: `larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB` });
+    const problem =
+      found.size > MAX_SOURCE_BYTES ? `larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB`
+      : found.relativePath.length > MAX_PATH_LENGTH ? `path longer than ${MAX_PATH_LENGTH} characters`
+      : null;
+    if (problem) {
+      skipped.push({ file_path: found.relativePath, status: 'skipped', title, reason: problem });
       continue;
     }
     const content = await fs.readFile(found.realPath).catch(() => null);

@@ -12,8 +12,8 @@ import { ftsMatch, tsqueryLiteral } from './fts.js';
 export type ChunkHit = KnowledgeSearchHit;
 
 /** Most chunks ranked per search. */
-const CANDIDATES = 200;
-/** Matches looked up per term of a loose query; a term with more counts as too common to weigh much. */
+const CANDIDATES = 100;
+/** Matches looked up per term of a loose query; beyond that a term counts as common and weighs less. */
 const PROBE = 200;
 const LOOSE_TERMS = 24;
 const K1 = 1.2;
@@ -83,12 +83,13 @@ const chunkCount = async (db: Db): Promise<number> => Number(((await db('knowled
 
 /**
  * A question asked as a sentence: each word or character pair is looked up on its own; pairs found in few
- * chunks weigh most and their chunks are ranked first, pairs found everywhere (的是, 我们) weigh almost nothing.
+ * chunks weigh most and their chunks are ranked first, pairs found everywhere (的是, 我们) weigh little.
  */
 async function searchLoose(db: Db, terms: QueryTerm[], limit: number): Promise<ChunkHit[]> {
   const matches = await Promise.all(terms.map((term) => matchingIds(db, [term], PROBE)));
   const total = await chunkCount(db);
-  const frequency = matches.map((ids) => (ids.length < PROBE ? ids.length : total));
+  // A term with PROBE matches or more occurs somewhere between PROBE and total chunks: the geometric mean of the two.
+  const frequency = matches.map((ids) => (ids.length < PROBE ? ids.length : Math.sqrt(PROBE * Math.max(total, PROBE))));
   const weights = frequency.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)));
   const candidates = new Set<number>();
   for (const k of terms.map((_, k) => k).sort((a, b) => frequency[a]! - frequency[b]!)) {

@@ -5,7 +5,8 @@
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
 // The `v` flag (set subtraction) is built at run time: the compiler's ES2023 target does not know it.
-const TOKEN = new RegExp(String.raw`[${CJK}]+|[[\p{L}\p{N}\p{M}]--[${CJK}]]+`, 'gv');
+// Group 1 captures a CJK run; otherwise the match is a word of other letters, digits and marks.
+const TOKEN = new RegExp(String.raw`([${CJK}]+)|[[\p{L}\p{N}\p{M}]--[${CJK}]]+`, 'gv');
 const IS_CJK = new RegExp(`^[${CJK}]`, 'v');
 
 /** Whether the text starts with a Chinese, Japanese or Korean character. */
@@ -20,31 +21,47 @@ const foldWord = (word: string): string => {
   return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(/\p{Mn}/gu, '').normalize('NFC') || lower;
 };
 
+/** Calls onWord for each folded word and onCjk for each CJK run, in text order. A plain loop: this runs over every ingested byte. */
+function scan(text: string, onWord: (word: string) => void, onCjk: (run: string) => void): void {
+  const normalised = text.normalize('NFKC');
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(normalised); match; match = TOKEN.exec(normalised)) {
+    if (match[1] === undefined) onWord(foldWord(match[0]));
+    else onCjk(match[1]);
+  }
+}
+
+/** The index terms of a text, in order (positions matter for phrase queries): CJK bigrams plus each run's last character. */
+export function indexTerms(text: string): string[] {
+  const terms: string[] = [];
+  scan(
+    text,
+    (word) => terms.push(word),
+    (run) => {
+      let previous = '';
+      for (const char of run) {
+        if (previous) terms.push(previous + char);
+        previous = char;
+      }
+      terms.push(previous);
+    },
+  );
+  return terms;
+}
+
 type Token = { cjk: true; chars: string[] } | { cjk: false; word: string };
 
-function* tokens(text: string): Generator<Token> {
-  for (const match of text.normalize('NFKC').matchAll(TOKEN)) {
-    const run = match[0];
-    if (IS_CJK.test(run)) yield { cjk: true, chars: Array.from(run) };
-    else yield { cjk: false, word: foldWord(run) };
-  }
+function tokens(text: string): Token[] {
+  const found: Token[] = [];
+  scan(
+    text,
+    (word) => found.push({ cjk: false, word }),
+    (run) => found.push({ cjk: true, chars: Array.from(run) }),
+  );
+  return found;
 }
 
 const bigrams = (chars: string[]): string[] => chars.slice(1).map((char, i) => chars[i]! + char);
-
-/** The index terms of a text, in order (positions matter for phrase queries). */
-export function indexTerms(text: string): string[] {
-  const terms: string[] = [];
-  for (const token of tokens(text)) {
-    if (!token.cjk) {
-      terms.push(token.word);
-      continue;
-    }
-    const { chars } = token;
-    terms.push(...bigrams(chars), chars[chars.length - 1]!);
-  }
-  return terms;
-}
 
 /**
  * One part of a query. A word or a single CJK character matches as a prefix (`manag` finds management, 理 finds

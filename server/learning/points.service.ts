@@ -36,16 +36,7 @@ export async function pointsOfRecord(db: Db, recordId: number): Promise<number> 
   return toNumber(row?.total);
 }
 
-interface PointEventRow {
-  id: number;
-  user_id: number;
-  source_type: PointSource;
-  source_id: number;
-  record_id: number | null;
-  points: number;
-  reason: string;
-  created_at: string;
-}
+type PointEventRow = PointEvent & { user_id: number };
 
 const toEvent = (r: PointEventRow): PointEvent => ({
   id: Number(r.id),

@@ -33,6 +33,7 @@ describe('question bank', () => {
       ['POST', '/api/exam/papers'],
       ['GET', '/api/exam/papers/1'],
       ['PUT', '/api/exam/papers/1'],
+      ['DELETE', '/api/exam/papers/1'],
     ];
     for (const [method, path] of calls) {
       const body = method === 'GET' ? undefined : questionBody('x');
@@ -187,6 +188,15 @@ describe('exam papers', () => {
 
     assertFailure(await ts.api.get('/api/exam/papers/999999', { token: ts.adminToken }), 404, 'not_found');
     assertFailure(await ts.api.put('/api/exam/papers/999999', { token: ts.adminToken, body: { name: 'x' } }), 404, 'not_found');
+    assertFailure(await ts.api.put(`/api/exam/papers/${paper.id}`, { token: ts.adminToken, body: { type: 'quiz' } }), 400, 'validation_failed');
+
+    const retired = await ts.api.delete(`/api/exam/papers/${paper.id}`, { token: ts.adminToken });
+    assert.equal(retired.status, 200);
+    assert.equal(retired.body.data.status, 'inactive');
+    const offered = await ts.api.get('/api/exam/list', { token: employee.token });
+    assert.ok(!offered.body.data.some((p: { id: number }) => p.id === paper.id), 'a deleted paper is no longer offered');
+    assert.equal((await ts.api.get('/api/exam/papers', { token: ts.adminToken })).body.data.find((p: { id: number }) => p.id === paper.id).status, 'inactive');
+    assertFailure(await ts.api.delete('/api/exam/papers/999999', { token: ts.adminToken }), 404, 'not_found');
   });
 
   test('rejects invalid papers with 400', async () => {

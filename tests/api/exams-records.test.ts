@@ -182,6 +182,9 @@ describe('certificates', () => {
     assert.equal((await ts.api.get(path)).status, 401);
     assert.equal((await ts.api.get('/api/exam/certificates/999999/pdf', { token: alice.token })).status, 404);
     assert.equal((await ts.api.get('/api/exam/certificates/x/pdf', { token: alice.token })).status, 400);
+    const own = await ts.api.get(`/api/exam/certificates/${alicePassed.certificate_id}`, { token: alice.token });
+    assert.equal(own.status, 200);
+    assert.equal(own.body.data.record_id, alicePassed.record_id);
     assert.equal((await ts.api.get(`/api/exam/certificates/${alicePassed.certificate_id}`, { token: bob.token })).status, 404);
   });
 

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { ExamCover, ExamListItem } from '../../contract/exams.js';
+import { coalesce } from '../../server/exams/coalesce.js';
 import { addPaper, addQuestion, addQuestions, allRight, answerSheet, questionBody, start, submit, uniqueDomain } from './exams-fixtures.js';
 
 let ts: TestServer;
@@ -256,6 +257,38 @@ describe('submit and grading', () => {
     assert.equal(points.total, 10, 'points are awarded once');
   });
 
+  test('parallel submits of many sessions, with duplicates and bad ones mixed in, each get their own outcome', async () => {
+    const { paper, bank } = await exam();
+    const users = await Promise.all([ts.user(), ts.user(), ts.user()]);
+    const sessions = await Promise.all(users.flatMap((u) => [start(ts, u.token, paper.id), start(ts, u.token, paper.id)]));
+    const owner = (i: number) => users[Math.floor(i / 2)]!;
+    const calls = sessions.flatMap((s, i) => {
+      const body = { session_id: s.session_id, answers: i % 2 ? answerSheet(s.questions, bank, () => false) : allRight(s.questions, bank) };
+      const submitAs = (token: string, b: unknown) => ts.api.post('/api/exam/submit', { token, body: b });
+      return [
+        submitAs(owner(i).token, body),
+        submitAs(owner(i).token, body),
+        submitAs(owner(i).token, { ...body, answers: { [s.questions[0]!.id]: 42 } }),
+        submitAs(owner((i + 2) % 6).token, body),
+      ];
+    });
+    const responses = await Promise.all(calls);
+    for (const [i, s] of sessions.entries()) {
+      const [first, duplicate, bad, foreign] = responses.slice(i * 4, i * 4 + 4);
+      assert.equal(first!.status, 200, first!.text);
+      assert.deepEqual(duplicate!.body.data, first!.body.data);
+      assert.equal(first!.body.data.session_id, s.session_id);
+      assert.equal(first!.body.data.passed, i % 2 === 0);
+      assert.equal(bad!.status, 400);
+      assert.equal(foreign!.status, 404);
+    }
+    for (const u of users) {
+      const records = await recordsOf(u.token);
+      assert.equal(records.total, 2);
+      assert.equal((await ts.api.get('/api/exam/certificates', { token: u.token })).body.data.length, 1);
+    }
+  });
+
   test('unknown session or another user session is a 404 and leaves the session usable', async () => {
     const owner = await ts.user();
     const intruder = await ts.user();
@@ -389,5 +422,30 @@ describe('deadline and autosave', () => {
     const blank = await submit(ts, me.token, unsaved.session_id, allRight(unsaved.questions, bank));
     assert.equal(blank.correct_count, 0);
     assert.equal(blank.passed, false);
+  });
+});
+
+describe('coalesce (group commit behind submit)', () => {
+  test('a lone call runs at once; calls made meanwhile share the next run', async () => {
+    const runs: number[][] = [];
+    const batches = coalesce(async (items: number[]) => {
+      runs.push(items);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return items.map((n) => n * 2);
+    });
+    const outputs = await Promise.all([1, 2, 3, 4].map((n) => batches.call(n)));
+    assert.deepEqual(outputs, [2, 4, 6, 8]);
+    assert.deepEqual(runs, [[1], [2, 3, 4]]);
+    await batches.idle();
+  });
+
+  test('when a shared run fails, each call is retried alone and only the faulty one fails', async () => {
+    const batches = coalesce(async (items: string[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (items.includes('bad')) throw new Error('bad item');
+      return items.map((s) => s.toUpperCase());
+    });
+    const settled = await Promise.allSettled(['a', 'b', 'bad', 'c'].map((s) => batches.call(s)));
+    assert.deepEqual(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), ['A', 'B', 'bad item', 'C']);
   });
 });

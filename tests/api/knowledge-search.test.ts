@@ -112,6 +112,10 @@ describe('knowledge search /api/knowledge/search', () => {
     assert.equal((await search('annuityplan')).length, 1);
     assert.equal(await replaceChunks(db, origin, []), 0);
     assert.deepEqual(await search('annuityplan'), []);
+    // A term repeated hundreds of times in one chunk (beyond PostgreSQL's 256 positions per lexeme) is indexed too.
+    assert.equal(await replaceChunks(db, origin, [`${'repeatedword '.repeat(300)}${'重复'.repeat(300)}`]), 1);
+    assert.equal((await search('repeatedword 重复')).length, 1);
+    await replaceChunks(db, origin, []);
   });
 
   test('bad queries are 400; queries without searchable characters or with query syntax are harmless', async () => {

@@ -97,6 +97,8 @@ describe('knowledge sources /api/knowledge', () => {
     await fs.symlink(dir, path.join(dir, 'inside/loop'));
     await write('.hidden/x.md', '# hidden\n');
     await write('notes.txt', 'not markdown');
+    const deep = `${Array.from({ length: 4 }, (_, i) => String(i).repeat(250)).join('/')}/deep.md`;
+    await write(deep, '# Deep\n');
 
     const results = await scan();
     const paths = results.map((r) => r.file_path);
@@ -104,6 +106,7 @@ describe('knowledge sources /api/knowledge', () => {
     assert.ok(!paths.some((p) => p.includes('loop')), 'a symlink loop is not followed');
     assert.equal(entry(results, 'inside/real.md')!.status, 'created');
     assert.equal(entry(results, 'link-in.md')!.status, 'created');
+    assert.deepEqual(entry(results, deep), { file_path: deep, status: 'skipped', title: 'deep', reason: 'path longer than 1000 characters' });
 
     // A scanned file replaced by a symlink to the outside is not read at approve either.
     const id = entry(results, 'inside/real.md')!.source_id!;
