@@ -1,6 +1,5 @@
 // The printable certificate: one landscape A4 page drawn with pdfkit.
 import fs from 'node:fs';
-import PDFDocument from 'pdfkit';
 import type { Certificate } from '../../contract/exams.js';
 
 /** Fonts with CJK glyphs commonly present on Windows, macOS and Linux desktops ([file, font name inside a collection]). */
@@ -30,7 +29,9 @@ function fontsFor(doc: PDFKit.PDFDocument, texts: string[]): { regular: string; 
 
 const formatScore = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
-export function renderCertificatePdf(cert: Certificate): Promise<Buffer> {
+export async function renderCertificatePdf(cert: Certificate): Promise<Buffer> {
+  // pdfkit is loaded on the first certificate, not at start-up.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: `Certificate ${cert.certificate_no}`, Author: 'Trainbench' } });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Db } from '../db/knex.js';
 import type { ImportReport, ImportRowError } from '../../contract/catalog.js';
 import { validationFailed } from '../http/errors.js';
@@ -45,7 +45,9 @@ function cellValue(cell: ExcelJS.Cell): unknown {
 }
 
 async function readXlsxRows(file: string): Promise<SourceRow[]> {
-  const workbook = new ExcelJS.Workbook();
+  // exceljs weighs tens of MB: loaded on the first import, not at start-up.
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   try {
     await workbook.xlsx.readFile(file);
   } catch {
