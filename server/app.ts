@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { AppConfig } from './config.js';
 import type { Deps } from './context.js';
 import { envelope } from './http/envelope.js';
+import { dispatchByFirstSegment } from './http/dispatch.js';
 import { requireRole, requireUser } from './auth/guards.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -21,6 +22,7 @@ import { workbenchRoutes } from './workbench/workbench.routes.js';
 import { audioRoutes } from './audio/audio.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
+import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { serveRenderer } from './static/static.js';
 
 export interface AppOptions {
@@ -34,7 +36,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const app = new Koa({ proxy: false });
@@ -42,14 +44,15 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const user = requireUser(db, config.jwtSecret);
   const deps: Deps = { db, config, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop) };
 
-  const api = new Router({ prefix: '/api' });
-  api.use(healthRoutes().routes());
-  for (const domain of domains) api.use(domain(deps).routes());
+  const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
+    const router = new Router({ prefix: '/api' });
+    router.use(make().routes());
+    return router;
+  });
 
   app.use(envelope);
   app.use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: false }));
-  app.use(api.routes());
-  app.use(api.allowedMethods());
+  app.use(dispatchByFirstSegment(mounted, '/api'));
   app.use(serveRenderer());
   app.on('error', (err) => {
     if (process.env.NODE_ENV !== 'test') console.error('[trainbench]', err);

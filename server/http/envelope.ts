@@ -10,6 +10,11 @@ export function failure(code: string, message: string, details?: unknown): Envel
   return details === undefined ? { data: null, error: code, message } : { data: null, error: code, message, details };
 }
 
+/** A payload already serialized to JSON (e.g. kept in a cache): the envelope is written around it without re-encoding. */
+export class SerializedJson {
+  constructor(readonly json: string) {}
+}
+
 /** Marks a response that must go out as it is (health, files, event streams). */
 export function sendRaw(ctx: Context): void {
   ctx.state.raw = true;
@@ -49,6 +54,11 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
     }
     if (ctx.status === 405 || ctx.status === 501) {
       throw new AppError(ctx.status, ctx.status === 405 ? 'method_not_allowed' : 'not_implemented', `${ctx.method} is not allowed on ${ctx.path}`);
+    }
+    if (ctx.body instanceof SerializedJson) {
+      ctx.type = 'application/json';
+      ctx.body = `{"data":${ctx.body.json},"error":null,"message":"success"}`;
+      return;
     }
     ctx.body = success(ctx.body ?? null);
   } catch (err) {

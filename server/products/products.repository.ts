@@ -4,8 +4,9 @@ import type { Product } from '../../contract/catalog.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { perDatabase } from '../db/read-cache.js';
+import { SerializedJson } from '../http/envelope.js';
 
-const listCache = perDatabase<Product[]>(500, 2_000);
+const listCache = perDatabase<SerializedJson>(500, 2_000);
 import type { ListFilter, ProductInput } from './products.schema.js';
 
 export interface ProductRow {
@@ -48,12 +49,13 @@ export function applyPaging<Q extends Knex.QueryBuilder>(query: Q, filter: Pick<
   return query.limit(size).offset(((filter.page ?? 1) - 1) * size) as Q;
 }
 
-export async function listProducts(db: Db, filter: ListFilter): Promise<Product[]> {
+/** The list as JSON, cached per filter: the hot path of every catalog screen. */
+export async function listProductsJson(db: Db, filter: ListFilter): Promise<SerializedJson> {
   const key = JSON.stringify([filter.category, filter.status, filter.q, filter.page, filter.size]);
-  return (await listCache(db).get(key, () => queryProducts(db, filter)))!;
+  return (await listCache(db).get(key, async () => new SerializedJson(JSON.stringify(await listProducts(db, filter)))))!;
 }
 
-async function queryProducts(db: Db, filter: ListFilter): Promise<Product[]> {
+export async function listProducts(db: Db, filter: ListFilter): Promise<Product[]> {
   const query = db<ProductRow>('products').orderBy('id');
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);

@@ -3,7 +3,7 @@ import type { Deps } from '../context.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { formField, multipart, requireFile } from '../http/multipart.js';
 import { validationFailed } from '../http/errors.js';
-import { listProducts } from './products.repository.js';
+import { listProductsJson } from './products.repository.js';
 import { createProduct, deactivateProduct, getProductDetail, updateProduct } from './products.service.js';
 import { importProducts } from './products.import.js';
 import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
@@ -14,7 +14,7 @@ export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/products' });
 
   router.get('/', requireUser, async (ctx) => {
-    ctx.body = await listProducts(db, parseQuery(ctx, ListQuery));
+    ctx.body = await listProductsJson(db, parseQuery(ctx, ListQuery));
   });
 
   router.post('/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {
