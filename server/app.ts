@@ -22,7 +22,6 @@ import { workbenchRoutes } from './workbench/workbench.routes.js';
 import { audioRoutes } from './audio/audio.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
-import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { serveRenderer } from './static/static.js';
 
 export interface AppOptions {
@@ -36,7 +35,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const app = new Koa({ proxy: false });
