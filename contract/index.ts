@@ -9,3 +9,4 @@ export * from './exams.js';
 export * from './learning.js';
 export * from './knowledge.js';
 export * from './media.js';
+export * from './knowledge-packs.js';

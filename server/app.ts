@@ -22,6 +22,7 @@ import { workbenchRoutes } from './workbench/workbench.routes.js';
 import { audioRoutes } from './audio/audio.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
+import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { serveRenderer } from './static/static.js';
 
 export interface AppOptions {
@@ -35,7 +36,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const app = new Koa({ proxy: false });

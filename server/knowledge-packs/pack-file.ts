@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import * as tar from 'tar';
 import { AppError } from '../http/errors.js';
@@ -26,6 +26,8 @@ export interface PackMedia extends PackEntry {
   file_ext: string;
   mime_type: string;
   bind_type: string;
+  /** What the binding points at, portable across installs: the product's code or the course's title. */
+  bind_ref?: string;
 }
 
 export interface PackManifest {
@@ -81,6 +83,13 @@ export async function writePack(
 }
 
 const SAFE_PATH = /^(sources|media)\/[A-Za-z0-9._-]+$/;
+/** A manifest is a list of entries: anything near this size is not one of ours. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
+export interface ReadPackOptions {
+  /** Largest total size of the unpacked files: a pack (a gzip bomb) declaring more is refused before filling the disk. */
+  maxBytes?: number;
+}
 
 function checkManifest(value: unknown): PackManifest {
   const m = value as PackManifest;
@@ -95,37 +104,88 @@ function checkManifest(value: unknown): PackManifest {
   return m;
 }
 
+interface Unpacked {
+  size: number;
+  sha256: string;
+}
+
+/** Writes one entry to its file, hashing exactly the chunks written (with back-pressure, as pipe would). */
+function writeEntry(entry: tar.ReadEntry, target: string, outputs: WriteStream[]): Promise<Unpacked> {
+  return new Promise((resolve, reject) => {
+    const hash = crypto.createHash('sha256');
+    let size = 0;
+    const out = createWriteStream(target, { flags: 'wx' });
+    outputs.push(out);
+    out.on('error', reject);
+    out.on('drain', () => entry.resume());
+    out.on('close', () => (out.writableFinished ? resolve({ size, sha256: hash.digest('hex') }) : reject(new Error('write interrupted'))));
+    entry.on('data', (chunk: Buffer) => {
+      hash.update(chunk);
+      size += chunk.length;
+      if (!out.write(chunk)) entry.pause();
+    });
+    entry.on('end', () => out.end());
+  });
+}
+
+/**
+ * Streams the entries of the allowed layout into workDir. Not tar.extract: on a damaged pack it rejects while
+ * files are still being written (leaking their descriptors and racing the caller's cleanup); here every file is
+ * closed before this settles.
+ */
+async function unpack(packFile: string, workDir: string, maxBytes: number): Promise<Map<string, Promise<Unpacked>>> {
+  await fs.mkdir(path.join(workDir, 'sources'), { recursive: true });
+  await fs.mkdir(path.join(workDir, 'media'), { recursive: true });
+  const files = new Map<string, Promise<Unpacked>>();
+  const outputs: WriteStream[] = [];
+  let problem: string | undefined;
+  let declared = 0;
+  const parser = new tar.Parser({ strict: true });
+  parser.on('entry', (entry: tar.ReadEntry) => {
+    const clean = path.posix.normalize(entry.path);
+    const allowed = entry.type === 'File' && (clean === MANIFEST || clean === SIGNATURE || SAFE_PATH.test(clean));
+    declared += entry.size ?? 0;
+    const refused =
+      !allowed ? `Unexpected entry in pack: ${entry.path}`
+      : files.has(clean) ? `The pack holds ${clean} twice`
+      : declared > maxBytes ? `The pack unpacks to more than ${maxBytes} bytes`
+      : clean === MANIFEST && (entry.size ?? 0) > MAX_MANIFEST_BYTES ? 'The manifest is too large'
+      : undefined;
+    if (refused) {
+      problem ??= refused;
+      entry.resume();
+      return;
+    }
+    const written = writeEntry(entry, path.join(workDir, ...clean.split('/')), outputs);
+    written.catch(() => undefined); // awaited below; a parse error may come first
+    files.set(clean, written);
+  });
+  const input = createReadStream(packFile);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      parser.on('end', resolve);
+      parser.on('error', reject);
+      parser.on('abort', reject);
+      input.on('error', reject);
+      input.pipe(parser as unknown as NodeJS.WritableStream);
+    });
+    await Promise.all(files.values());
+  } catch {
+    input.destroy();
+    for (const out of outputs) out.destroy();
+    await Promise.allSettled(files.values());
+    throw packError('The pack file is damaged or truncated');
+  }
+  if (problem) throw packError(problem);
+  return files;
+}
+
 /**
  * Extracts a pack into workDir and verifies it completely before anyone uses it: the manifest signature, then the
  * size and sha256 of every listed file, and that nothing else is in the pack. Any failure is a 400 `pack_invalid`.
  */
-export async function readPack(packFile: string, workDir: string): Promise<PackManifest> {
-  await fs.mkdir(workDir, { recursive: true });
-  const seen = new Set<string>();
-  const unexpected: string[] = [];
-  try {
-    await tar.extract({
-      file: packFile,
-      cwd: workDir,
-      strict: true,
-      preservePaths: false,
-      filter: (entryPath, entry) => {
-        const type = 'type' in entry ? entry.type : 'File';
-        const clean = path.posix.normalize(entryPath);
-        const allowed = type === 'File' && (clean === MANIFEST || clean === SIGNATURE || SAFE_PATH.test(clean));
-        if (!allowed) {
-          unexpected.push(entryPath);
-          return false;
-        }
-        seen.add(clean);
-        return true;
-      },
-    });
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw packError('The pack file is damaged or truncated');
-  }
-  if (unexpected.length) throw packError(`Unexpected entry in pack: ${unexpected[0]}`);
+export async function readPack(packFile: string, workDir: string, { maxBytes = Number.MAX_SAFE_INTEGER }: ReadPackOptions = {}): Promise<PackManifest> {
+  const files = await unpack(packFile, workDir, maxBytes);
   let manifestBytes: Buffer;
   let signature: string;
   try {
@@ -143,10 +203,10 @@ export async function readPack(packFile: string, workDir: string): Promise<PackM
   const manifest = checkManifest(parsed);
   if (!verifySignature(manifest.public_key, manifestBytes, signature)) throw packError('The pack signature does not match its manifest');
   const listed = new Set([MANIFEST, SIGNATURE, ...manifest.sources.map((s) => s.path), ...manifest.media.map((m) => m.path)]);
-  for (const entry of seen) if (!listed.has(entry)) throw packError(`The pack contains a file its manifest does not list: ${entry}`);
+  for (const entry of files.keys()) if (!listed.has(entry)) throw packError(`The pack contains a file its manifest does not list: ${entry}`);
   for (const entry of [...manifest.sources, ...manifest.media]) {
-    if (!seen.has(entry.path)) throw packError(`The pack is missing ${entry.path}`);
-    const actual = await sha256File(path.join(workDir, entry.path));
+    const actual = await files.get(entry.path);
+    if (!actual) throw packError(`The pack is missing ${entry.path}`);
     if (actual.size !== entry.size || actual.sha256 !== entry.sha256) throw packError(`Checksum mismatch for ${entry.path}`);
   }
   return manifest;

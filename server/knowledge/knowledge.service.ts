@@ -52,6 +52,18 @@ async function readScannedFiles(root: string): Promise<{ files: ScannedFile[]; s
 }
 
 /**
+ * One file found in KNOWLEDGE_DIR (by the scan, or written there by a knowledge-pack import) against its source, if
+ * any: new → a pending source; changed → pending again, its chunks out of the search; unchanged → nothing done.
+ */
+export async function recordScannedFile(trx: Knex.Transaction, source: SourceRow | undefined, file: ScannedFile): Promise<KnowledgeScanResult> {
+  if (!source) return { file_path: file.file_path, status: 'created', title: file.title, source_id: await insertPendingSource(trx, file) };
+  if (source.content_sha256 === file.content_sha256) return { file_path: file.file_path, status: 'unchanged', title: source.title, source_id: Number(source.id) };
+  await markSourceChanged(trx, source.id, file);
+  await replaceChunks(trx, { source_type: 'knowledge', source_id: source.id, title: file.title }, []);
+  return { file_path: file.file_path, status: 'updated', title: file.title, source_id: Number(source.id) };
+}
+
+/**
  * New files become pending sources, changed ones pending again (their chunks leave the search until the new
  * version is approved); unchanged files are left as they are. Files are read before the transaction.
  */
@@ -61,17 +73,8 @@ export async function scanKnowledgeDir(db: Knex, root: string): Promise<Knowledg
     const known = new Map<string, SourceRow>((await allSourceRows(trx)).map((row) => [row.file_path, row]));
     const results: KnowledgeScanResult[] = [];
     for (const file of files) {
-      const source = known.get(file.file_path);
+      results.push(await recordScannedFile(trx, known.get(file.file_path), file));
       known.delete(file.file_path);
-      if (!source) {
-        results.push({ file_path: file.file_path, status: 'created', title: file.title, source_id: await insertPendingSource(trx, file) });
-      } else if (source.content_sha256 !== file.content_sha256) {
-        await markSourceChanged(trx, source.id, file);
-        await replaceChunks(trx, { source_type: 'knowledge', source_id: source.id, title: file.title }, []);
-        results.push({ file_path: file.file_path, status: 'updated', title: file.title, source_id: Number(source.id) });
-      } else {
-        results.push({ file_path: file.file_path, status: 'unchanged', title: source.title, source_id: Number(source.id) });
-      }
     }
     for (const gone of known.values()) results.push({ file_path: gone.file_path, status: 'missing', title: gone.title, source_id: Number(gone.id) });
     return results;
@@ -103,10 +106,15 @@ async function readApprovedVersion(root: string, source: SourceRow): Promise<Par
   if (file.state === 'too_large' || sha256(file.content) !== source.content_sha256) {
     throw new AppError(409, KnowledgeErrorCode.fileChanged, `The file ${source.file_path} changed since it was scanned; scan again and review the new version`);
   }
+  return parseSourceContent(source.file_path, file.content);
+}
+
+/** Parses a source's content; a malformed block is a 400 naming the file and line. */
+export function parseSourceContent(filePath: string, content: Buffer): ParsedSource {
   try {
-    return parseKnowledgeSource(file.content.toString('utf8'), fallbackTitle(source.file_path));
+    return parseKnowledgeSource(content.toString('utf8'), fallbackTitle(filePath));
   } catch (err) {
-    throw err instanceof KnowledgeFormatError ? formatError(source.file_path, err) : err;
+    throw err instanceof KnowledgeFormatError ? formatError(filePath, err) : err;
   }
 }
 
@@ -114,16 +122,23 @@ async function readApprovedVersion(root: string, source: SourceRow): Promise<Par
 export async function approveSource(db: Knex, root: string, id: number, reviewerId: number): Promise<KnowledgeApproveResult> {
   const source = await pendingSource(db, id);
   const parsed = await readApprovedVersion(root, source);
+  return db.transaction((trx) => approveParsedSource(trx, source, parsed, reviewerId));
+}
+
+/**
+ * pending → approved with the parsed content ingested, on the caller's transaction (approve, and the import of a
+ * trusted knowledge pack). A block that cannot be ingested is a 400 naming the file.
+ */
+export async function approveParsedSource(trx: Knex.Transaction, source: SourceRow, parsed: ParsedSource, reviewerId: number): Promise<KnowledgeApproveResult> {
+  const id = Number(source.id);
   try {
-    return await db.transaction(async (trx) => {
-      // Claimed first: a concurrent approve waits on the row and then finds it no longer pending.
-      if (!(await recordReview(trx, id, { status: 'approved', reviewed_by: reviewerId, meta: { title: parsed.title, domain: parsed.domain } }))) {
-        throw notPending((await findSourceRow(trx, id)) ?? source);
-      }
-      const counts = await ingestSource(trx, id, parsed);
-      await recordCounts(trx, id, counts);
-      return { status: 'approved' as const, source_id: id, ...counts };
-    });
+    // Claimed first: a concurrent approve waits on the row and then finds it no longer pending.
+    if (!(await recordReview(trx, id, { status: 'approved', reviewed_by: reviewerId, meta: { title: parsed.title, domain: parsed.domain } }))) {
+      throw notPending((await findSourceRow(trx, id)) ?? source);
+    }
+    const counts = await ingestSource(trx, id, parsed);
+    await recordCounts(trx, id, counts);
+    return { status: 'approved' as const, source_id: id, ...counts };
   } catch (err) {
     throw err instanceof KnowledgeFormatError ? formatError(source.file_path, err) : err;
   }

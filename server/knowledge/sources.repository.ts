@@ -42,6 +42,9 @@ export const toSource = (r: SourceRow): KnowledgeSource => ({
 
 export const findSourceRow = (db: Db, id: number): Promise<SourceRow | undefined> => db<SourceRow>('knowledge_sources').where({ id }).first();
 
+export const findSourceRowByPath = (db: Db, filePath: string): Promise<SourceRow | undefined> =>
+  db<SourceRow>('knowledge_sources').where({ file_path: filePath }).first();
+
 export const allSourceRows = (db: Db): Promise<SourceRow[]> => db<SourceRow>('knowledge_sources').select('*');
 
 export interface ScannedFile {

@@ -26,6 +26,19 @@ export interface ExtractionQueue {
 
 class UnusableText extends Error {}
 
+// Keyed like the file signer (media.signing.ts): another domain that approves media, with only a db or trx at hand,
+// queues the extraction here.
+const queues = new WeakMap<object, ExtractionQueue>();
+
+export function registerExtractionQueue(db: Db, queue: ExtractionQueue): void {
+  queues.set(db.client.config, queue);
+}
+
+/** Queues an approved media's extraction; without a running queue, the next start's resume() takes it up. */
+export function queueExtraction(db: Db, mediaId: number): void {
+  queues.get(db.client.config)?.enqueue(mediaId);
+}
+
 export function extractionQueue(db: Db, dirs: MediaDirs, log: (err: unknown) => void): ExtractionQueue {
   const waiting: number[] = [];
   let current: Promise<void> | null = null;

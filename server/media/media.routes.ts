@@ -4,7 +4,7 @@ import type { Deps } from '../context.js';
 import { mediaDirs, type MediaDirs } from './media.storage.js';
 import { registerFileSigner } from './media.signing.js';
 import { reopenInterruptedMerges, sweepUploads } from './media.chunked.js';
-import { extractionQueue } from './media.extraction.js';
+import { extractionQueue, registerExtractionQueue } from './media.extraction.js';
 import { uploadRoutes } from './media.upload.routes.js';
 import { reviewRoutes } from './media.review.routes.js';
 
@@ -28,6 +28,7 @@ export function mediaRoutes({ db, config, requireUser, requireAdmin, onClose }: 
     if (process.env.NODE_ENV !== 'test') console.error('[media]', err);
   };
   const extraction = extractionQueue(db, dirs, log);
+  registerExtractionQueue(db, extraction);
   const sweep = () => sweepUploads(db, dirs).catch(log);
   const startup = reopenInterruptedMerges(db)
     .then(sweep)

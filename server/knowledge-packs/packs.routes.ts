@@ -1,0 +1,62 @@
+import { createReadStream } from 'node:fs';
+import Router from '@koa/router';
+import type { Deps } from '../context.js';
+import type { PackKey } from '../../contract/knowledge-packs.js';
+import { currentUser } from '../auth/guards.js';
+import { sendRaw } from '../http/envelope.js';
+import { multipart, requireFile } from '../http/multipart.js';
+import { parseBody } from '../http/validate.js';
+import { mediaDirs } from '../media/media.storage.js';
+import { installSigner } from './signing.js';
+import { buildPack } from './packs.export.js';
+import { importPack, MAX_PACK_BYTES } from './packs.import.js';
+import { ExportBody } from './packs.schema.js';
+import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
+
+/** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
+export function knowledgePackRoutes({ db, config, requireAdmin }: Deps): Router {
+  const dirs = packDirs(config.dataDir);
+  preparePackDirs(dirs);
+  const signer = installSigner(config.dataDir);
+  const media = mediaDirs(config.dataDir);
+  const router = new Router({ prefix: '/knowledge-packs' });
+
+  router.get('/key', ...requireAdmin, (ctx) => {
+    const key: PackKey = { public_key: signer.publicKey, fingerprint: signer.fingerprint };
+    ctx.body = key;
+  });
+
+  // Built into a file under DATA_DIR first (so failures still get an error envelope and the length is known),
+  // then streamed; the work folder goes when the response is over, however it ends.
+  router.post('/export', ...requireAdmin, async (ctx) => {
+    const selection = parseBody(ctx, ExportBody);
+    const work = await newWorkFolder(dirs);
+    try {
+      const pack = await buildPack({ db, knowledgeDir: config.knowledgeDir, mediaDirs: media, signer }, selection, work);
+      sendRaw(ctx);
+      ctx.status = 200;
+      ctx.type = 'application/gzip';
+      ctx.length = pack.size;
+      ctx.set({ 'Content-Disposition': `attachment; filename="${pack.filename}"`, 'Cache-Control': 'no-store' });
+      ctx.body = createReadStream(pack.file);
+      ctx.res.once('close', () => void removeFolder(work));
+    } catch (err) {
+      await removeFolder(work);
+      throw err;
+    }
+  });
+
+  router.post('/import', ...requireAdmin, multipart({ maxFileSize: MAX_PACK_BYTES, uploadDir: dirs.incoming }), async (ctx) => {
+    const file = requireFile(ctx, 'file');
+    const work = await newWorkFolder(dirs);
+    try {
+      const { result, changed } = await importPack({ db, knowledgeDir: config.knowledgeDir, mediaDirs: media }, file.filepath, work, currentUser(ctx));
+      ctx.status = changed ? 201 : 200;
+      ctx.body = result;
+    } finally {
+      await removeFolder(work);
+    }
+  });
+
+  return router;
+}
