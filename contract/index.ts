@@ -10,3 +10,4 @@ export * from './learning.js';
 export * from './knowledge.js';
 export * from './media.js';
 export * from './knowledge-packs.js';
+export * from './audio.js';

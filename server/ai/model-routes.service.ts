@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { audioRouteOrder } from '../audio/audio-route-order.js';
 import type { AiRoute, AiRouteKind } from '../../contract/ai.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { maskSecret } from '../system/config.service.js';
@@ -21,7 +22,9 @@ export async function listRoutes(db: Db, kind?: AiRouteKind): Promise<AiRoute[]>
 
 /** What any user may see: the enabled audio routes, in the order they are tried. */
 export async function listAudioRoutes(db: Db): Promise<AiRoute[]> {
-  return (await listRouteRows(db, { kind: 'audio', enabledOnly: true })).map(toAiRoute);
+  const [rows, order] = await Promise.all([listRouteRows(db, { kind: 'audio', enabledOnly: true }), audioRouteOrder(db)]);
+  const position = new Map(order.map((route, i) => [route.id, i]));
+  return rows.sort((a, b) => position.get(Number(a.id))! - position.get(Number(b.id))!).map(toAiRoute);
 }
 
 async function findRoute(db: Db, id: number): Promise<ModelRouteRow> {

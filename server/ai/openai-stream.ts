@@ -37,13 +37,15 @@ export const newProgress = (): CompletionProgress => ({ firstTokenAt: null, text
 
 const completionsUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
 
-function describe(err: unknown): string {
+/** An error's message with its network cause (ECONNREFUSED…), for attempt reports. */
+export function describe(err: unknown): string {
   const e = err as { message?: string; cause?: { code?: string; message?: string } };
   const cause = e?.cause?.code ?? e?.cause?.message;
   return [e?.message ?? String(err), cause].filter(Boolean).join(': ');
 }
 
-async function errorDetail(res: Response): Promise<string> {
+/** The reason an endpoint gave with a failing status, as ': reason' ('' when none). */
+export async function errorDetail(res: Response): Promise<string> {
   const body = await res.text().catch(() => '');
   try {
     const parsed = JSON.parse(body) as CompletionChunk;

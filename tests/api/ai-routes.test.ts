@@ -119,7 +119,7 @@ describe('model routes /api/ai/routes', () => {
     assert.equal((await ts.api.delete(`/api/ai/routes/${id}`, { token: ts.adminToken })).status, 404);
   });
 
-  test('the audio listing shows enabled audio routes by priority to any user, keys masked', async () => {
+  test('the audio listing shows enabled audio routes in the order they are tried (local first, then by priority) to any user, keys masked', async () => {
     const audio = { kind: 'audio', provider: 'local-whisper', model: 'large-v3', api_key: 'whisper-secret-4242' };
     const second = (await create({ ...audio, name: 'Whisper B', base_url: 'http://localhost:9000', priority: 20 })).body.data;
     const first = (await create({ ...audio, name: 'Cloud STT', provider: 'openai-compatible', base_url: 'https://stt.example.com/v1', priority: 10 })).body.data;
@@ -129,11 +129,11 @@ describe('model routes /api/ai/routes', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(
       res.body.data.map((r: { id: number }) => r.id),
-      [first.id, second.id],
+      [second.id, first.id],
     );
     assert.deepEqual(
       res.body.data.map((r: { is_local: boolean }) => r.is_local),
-      [false, true],
+      [true, false],
     );
     assert.ok(!res.text.includes('whisper-secret-4242'));
     assert.equal(res.body.data[0].api_key, '****4242');

@@ -10,6 +10,14 @@ export interface RecordedRequest {
     messages?: { role: string; content: string }[];
     [key: string]: unknown;
   };
+  /** The file of a multipart request (POST /v1/audio/transcriptions); its text fields are in body. */
+  file?: { name: string; type: string; bytes: Buffer };
+}
+
+export interface FakeTranscription {
+  text: string;
+  language?: string;
+  segments?: { start: number; end: number; text: string; speaker?: string }[];
 }
 
 export interface FakeModelBehaviour {
@@ -25,6 +33,8 @@ export interface FakeModelBehaviour {
   delayFirstMs?: number;
   /** Token counts reported in a last chunk, as OpenAI does with stream_options.include_usage. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The verbose_json answer of POST /v1/audio/transcriptions (failStatus applies there too). */
+  transcription?: FakeTranscription;
 }
 
 export interface FakeModel {
@@ -37,14 +47,46 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-/** A real OpenAI-compatible server on loopback: POST /v1/chat/completions with stream:true answers SSE chunks. */
+const DEFAULT_TRANSCRIPTION: FakeTranscription = { text: 'hello trainbench', language: 'english', segments: [{ start: 0, end: 1.5, text: 'hello trainbench' }] };
+
+/** Records a multipart transcription request and answers verbose_json as OpenAI does. */
+async function answerTranscription(req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse, behaviour: FakeModelBehaviour, requests: RecordedRequest[]) {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData().catch(() => undefined);
+  if (!form) {
+    res.writeHead(400).end('bad multipart');
+    return;
+  }
+  const body: RecordedRequest['body'] = {};
+  let file: RecordedRequest['file'];
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') body[name] = value;
+    else file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+  }
+  requests.push({ path: req.url ?? '', headers: req.headers, body, file });
+  if (behaviour.failStatus) {
+    res.writeHead(behaviour.failStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake failure' } }));
+    return;
+  }
+  const answer = behaviour.transcription ?? DEFAULT_TRANSCRIPTION;
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ task: 'transcribe', duration: 1.5, language: 'english', segments: [], ...answer }));
+}
+
+/**
+ * A real OpenAI-compatible server on loopback: POST /v1/chat/completions with stream:true answers SSE chunks;
+ * POST /v1/audio/transcriptions (multipart) answers verbose_json.
+ */
 export async function startFakeModel(initial: FakeModelBehaviour = {}): Promise<FakeModel> {
   let behaviour: FakeModelBehaviour = initial;
   const requests: RecordedRequest[] = [];
   const state = { aborted: 0 };
   const server = http.createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
+    const pieces: Buffer[] = [];
+    for await (const chunk of req) pieces.push(chunk as Buffer);
+    if (req.method === 'POST' && req.url?.endsWith('/audio/transcriptions')) {
+      await answerTranscription(req, Buffer.concat(pieces), res, behaviour, requests);
+      return;
+    }
+    const raw = Buffer.concat(pieces).toString('utf8');
     let body: RecordedRequest['body'] = {};
     try {
       body = JSON.parse(raw);

@@ -5,6 +5,7 @@ import * as media from './003_media.js';
 import * as workbench from './004_workbench.js';
 import * as knowledge from './005_knowledge.js';
 import * as ai from './006_ai.js';
+import * as audio from './007_audio.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '004_workbench': workbench,
   '005_knowledge': knowledge,
   '006_ai': ai,
+  '007_audio': audio,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

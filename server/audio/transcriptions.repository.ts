@@ -1,0 +1,76 @@
+import type { Db } from '../db/knex.js';
+import type { Page } from '../../contract/envelope.js';
+import type { AudioRouteRef, Transcription, TranscriptionAttempt, TranscriptionSummary, TranscriptSegment } from '../../contract/audio.js';
+import { countOf, parseJson, toBool, toNumber } from '../db/rows.js';
+
+type NewTranscription = Omit<Transcription, 'id'> & { user_id: number };
+
+interface TranscriptionRow {
+  id: number | string;
+  user_id: number | string;
+  filename: string;
+  file_size: number | string;
+  text: string;
+  language: string;
+  segments: string;
+  speakers_requested: boolean | number;
+  has_speakers: boolean | number;
+  route: string;
+  left_local: boolean | number;
+  capability_degraded: boolean | number;
+  capability_zh: string;
+  attempts: string;
+  created_at: string;
+}
+
+const SUMMARY_COLUMNS = ['id', 'filename', 'file_size', 'text', 'language', 'speakers_requested', 'has_speakers', 'route', 'left_local', 'capability_degraded', 'capability_zh', 'created_at'];
+
+const UNKNOWN_ROUTE: AudioRouteRef = { id: 0, name: '', provider: 'openai-compatible', is_local: false };
+
+const toSummary = (r: TranscriptionRow): TranscriptionSummary => ({
+  id: Number(r.id),
+  filename: r.filename,
+  file_size: toNumber(r.file_size),
+  text: r.text,
+  language: r.language,
+  speakers_requested: toBool(r.speakers_requested),
+  has_speakers: toBool(r.has_speakers),
+  route: parseJson(r.route, UNKNOWN_ROUTE),
+  left_local: toBool(r.left_local),
+  capability_degraded: toBool(r.capability_degraded),
+  capability_zh: r.capability_zh,
+  created_at: r.created_at,
+});
+
+const toTranscription = (r: TranscriptionRow): Transcription => ({
+  ...toSummary(r),
+  segments: parseJson<TranscriptSegment[]>(r.segments, []),
+  attempts: parseJson<TranscriptionAttempt[]>(r.attempts, []),
+});
+
+export async function insertTranscription(db: Db, t: NewTranscription): Promise<number> {
+  const [row] = await db('audio_transcriptions')
+    .insert({ ...t, segments: JSON.stringify(t.segments), route: JSON.stringify(t.route), attempts: JSON.stringify(t.attempts) })
+    .returning('id');
+  return Number((row as { id: number }).id);
+}
+
+/** Only the owner's: another user's transcription is not found. */
+export async function findTranscription(db: Db, userId: number, id: number): Promise<Transcription | undefined> {
+  const row = await db<TranscriptionRow>('audio_transcriptions').where({ id, user_id: userId }).first();
+  return row && toTranscription(row);
+}
+
+/** The caller's, newest first. */
+export async function listTranscriptions(db: Db, userId: number, paging: { page: number; size: number }): Promise<Page<TranscriptionSummary>> {
+  const [rows, total] = await Promise.all([
+    db('audio_transcriptions')
+      .where({ user_id: userId })
+      .select(SUMMARY_COLUMNS)
+      .orderBy('id', 'desc')
+      .limit(paging.size)
+      .offset((paging.page - 1) * paging.size),
+    db('audio_transcriptions').where({ user_id: userId }).count({ count: '*' }).first(),
+  ]);
+  return { items: (rows as TranscriptionRow[]).map(toSummary), total: countOf(total), page: paging.page, size: paging.size };
+}

@@ -1,0 +1,257 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { startFakeModel, type FakeModel } from '../support/fake-model.js';
+import { form } from './media-fixtures.js';
+
+const ESPEAK_MISSING = spawnSync('espeak-ng', ['--version']).error !== undefined;
+const CLOUD_KEY = 'sk-audio-cloud-4242';
+
+/** A real mono 16-bit PCM WAV at 16 kHz: a 440 Hz tone of the given length. */
+function toneWav(seconds: number): Uint8Array {
+  const rate = 16_000;
+  const samples = Math.round(rate * seconds);
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8, 'ascii');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12_000), 44 + i * 2);
+  return new Uint8Array(wav);
+}
+
+describe('speech-to-text /api/audio', () => {
+  let ts: TestServer;
+  let cloud: FakeModel;
+  let alice: { id: number; token: string };
+  let bob: { id: number; token: string };
+  const tone = toneWav(0.25);
+
+  const admin = () => ts.adminToken;
+  const addRoute = async (body: Record<string, unknown>) => {
+    const res = await ts.api.post('/api/ai/routes', { token: admin(), body: { kind: 'audio', ...body } });
+    assert.equal(res.status, 201, res.text);
+    return res.body.data as { id: number; name: string };
+  };
+  const addCloudRoute = (extra: Record<string, unknown> = {}) =>
+    addRoute({ name: 'Cloud STT', provider: 'openai-compatible', base_url: cloud.baseUrl, api_key: CLOUD_KEY, model: 'whisper-1', is_local: false, ...extra });
+  const addMissingLocalRoute = () =>
+    addRoute({ name: 'Desk whisper', provider: 'local-whisper', base_url: 'http://127.0.0.1:1', model: path.join(ts.dataDir, 'no-such-ggml-base.bin'), priority: 500 });
+  const clearRoutes = async () => {
+    const list = await ts.api.get('/api/ai/routes', { token: admin() });
+    for (const route of list.body.data) await ts.api.delete(`/api/ai/routes/${route.id}`, { token: admin() });
+  };
+  const transcribe = (token: string | undefined, name: string, data: Uint8Array, fields: Record<string, string> = {}) =>
+    ts.api.post('/api/audio/transcribe', { token, form: form(fields, { name, data }) });
+  const lastCalls = async (n: number) => (await ts.api.get(`/api/ai/calls?size=${n}`, { token: admin() })).body.data.items;
+
+  before(async () => {
+    [ts, cloud] = await Promise.all([startTestServer(), startFakeModel()]);
+    alice = await ts.user();
+    bob = await ts.user();
+  });
+  after(async () => {
+    await cloud?.close();
+    await ts?.close();
+  });
+
+  test('401 without a token', async () => {
+    assert.equal((await transcribe(undefined, 'a.wav', tone)).status, 401);
+    assert.equal((await ts.api.get('/api/audio/transcriptions')).status, 401);
+    const detail = await ts.api.get('/api/audio/transcriptions/1');
+    assert.equal(detail.status, 401);
+    assert.equal(detail.body.error, 'unauthorized');
+  });
+
+  test('400 for a missing file, an unsupported format or bad fields', async () => {
+    const noFile = await ts.api.post('/api/audio/transcribe', { token: alice.token, form: form({ language: 'en' }) });
+    assert.equal(noFile.status, 400);
+    assert.equal(noFile.body.error, 'validation_failed');
+    assert.equal(noFile.body.data, null);
+
+    for (const name of ['notes.txt', 'clip.mp4', 'no-extension', 'wav']) {
+      const res = await transcribe(alice.token, name, tone);
+      assert.equal(res.status, 400, name);
+      assert.equal(res.body.error, 'audio.unsupported_format', name);
+    }
+    const json = await ts.api.post('/api/audio/transcribe', { token: alice.token, body: { file: 'a.wav' } });
+    assert.equal(json.status, 400);
+
+    for (const fields of [{ language: 'english please' }, { diarize: 'maybe' }, { speakers: 'yes' }] as Record<string, string>[]) {
+      const res = await transcribe(alice.token, 'a.wav', tone, fields);
+      assert.equal(res.status, 400, JSON.stringify(fields));
+      assert.equal(res.body.error, 'validation_failed', JSON.stringify(fields));
+    }
+    assert.equal(cloud.requests.length, 0, 'nothing refused reached a model');
+  });
+
+  test('500 no_model_route without an enabled audio route, or with only an unavailable local one', async () => {
+    await clearRoutes();
+    await addRoute({ name: 'Chat only', kind: 'chat', provider: 'openai-compatible', base_url: cloud.baseUrl, model: 'chat' });
+    await addCloudRoute({ enabled: false });
+    const none = await transcribe(alice.token, 'a.wav', tone);
+    assert.equal(none.status, 500);
+    assert.equal(none.body.error, 'no_model_route');
+    assert.equal(none.body.data, null);
+
+    await addMissingLocalRoute();
+    const unavailable = await transcribe(alice.token, 'a.wav', tone);
+    assert.equal(unavailable.status, 500);
+    assert.equal(unavailable.body.error, 'no_model_route');
+    assert.equal(unavailable.body.details.attempts.length, 1);
+    assert.match(unavailable.body.details.attempts[0].error, /model file .*no-such-ggml-base\.bin not found/);
+    assert.equal(cloud.requests.length, 0);
+  });
+
+  test('a cloud route receives the file as multipart and its verbose JSON comes back', { skip: ESPEAK_MISSING && 'espeak-ng is not installed: cannot make the speech fixture' }, async () => {
+    await clearRoutes();
+    const route = await addCloudRoute();
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-audio-'));
+    const wavPath = path.join(dir, 'hello.wav');
+    execFileSync('espeak-ng', ['-w', wavPath, 'hello trainbench']);
+    const speech = new Uint8Array(await fs.readFile(wavPath));
+    await fs.rm(dir, { recursive: true, force: true });
+    assert.equal(Buffer.from(speech.subarray(0, 4)).toString('ascii'), 'RIFF');
+    cloud.behave({ transcription: { text: ' hello trainbench ', language: 'english', segments: [{ start: 0, end: 1.2, text: ' hello trainbench' }] } });
+
+    const res = await transcribe(alice.token, 'hello.wav', speech, { language: 'en' });
+    assert.equal(res.status, 200, res.text);
+    const sent = cloud.requests.at(-1)!;
+    assert.equal(sent.path, '/v1/audio/transcriptions');
+    assert.equal(sent.headers.authorization, `Bearer ${CLOUD_KEY}`);
+    assert.equal(sent.body.model, 'whisper-1');
+    assert.equal(sent.body.response_format, 'verbose_json');
+    assert.equal(sent.body.language, 'en');
+    assert.equal(sent.file?.name, 'hello.wav');
+    assert.equal(sent.file?.type, 'audio/wav');
+    assert.ok(sent.file?.bytes.equals(speech), 'the server forwards the file byte for byte');
+
+    const data = res.body.data;
+    assert.ok(Number.isInteger(data.id));
+    assert.equal(data.filename, 'hello.wav');
+    assert.equal(data.file_size, speech.length);
+    assert.equal(data.text, 'hello trainbench');
+    assert.equal(data.language, 'english');
+    assert.deepEqual(data.segments, [{ start: 0, end: 1.2, text: 'hello trainbench' }]);
+    assert.equal(data.has_speakers, false);
+    assert.equal(data.speakers_requested, false);
+    assert.deepEqual(data.route, { id: route.id, name: 'Cloud STT', provider: 'openai-compatible', is_local: false });
+    assert.equal(data.left_local, false);
+    assert.equal(data.capability_degraded, false);
+    assert.equal(data.capability_zh, '');
+    assert.deepEqual(data.attempts, [{ route: data.route, ok: true }]);
+    assert.ok(!res.text.includes(CLOUD_KEY));
+
+    const [call] = await lastCalls(1);
+    assert.equal(call.purpose, 'audio.transcribe');
+    assert.equal(call.status, 'ok');
+    assert.equal(call.route_id, route.id);
+    assert.equal(call.user_id, alice.id);
+    assert.equal(call.reply_chars, 'hello trainbench'.length);
+  });
+
+  test('a local-whisper route without its model is reported, and the audio falls back to the cloud', async () => {
+    await clearRoutes();
+    const local = await addMissingLocalRoute();
+    const remote = await addCloudRoute({ priority: 1 });
+    cloud.behave({});
+
+    const res = await transcribe(alice.token, 'Meeting Notes.flac', tone);
+    assert.equal(res.status, 200, res.text);
+    const data = res.body.data;
+    assert.deepEqual(cloud.requests.at(-1)!.file?.bytes, Buffer.from(tone));
+    assert.equal(cloud.requests.at(-1)!.file?.type, 'audio/flac');
+    assert.equal(data.attempts.length, 2);
+    assert.deepEqual(data.attempts[0].route, { id: local.id, name: 'Desk whisper', provider: 'local-whisper', is_local: true });
+    assert.equal(data.attempts[0].ok, false);
+    assert.match(data.attempts[0].error, /unavailable: .*model file .* not found/);
+    assert.deepEqual(data.attempts[1], { route: { id: remote.id, name: 'Cloud STT', provider: 'openai-compatible', is_local: false }, ok: true });
+    assert.equal(data.route.id, remote.id);
+    assert.equal(data.left_local, true);
+    assert.equal(data.capability_degraded, true);
+    assert.match(data.capability_zh, /云端/);
+
+    const [ok, failed] = await lastCalls(2);
+    assert.deepEqual([ok.status, ok.attempt, ok.route_id], ['ok', 2, remote.id]);
+    assert.deepEqual([failed.status, failed.attempt, failed.route_id, failed.purpose], ['failed', 1, local.id, 'audio.transcribe']);
+    assert.match(failed.error, /not found/);
+
+    cloud.behave({ failStatus: 503 });
+    const broken = await transcribe(alice.token, 'call.mp3', tone);
+    assert.equal(broken.status, 500);
+    assert.equal(broken.body.error, 'model_route_failed');
+    assert.match(broken.body.details.attempts[1].error, /HTTP 503: fake failure/);
+    cloud.behave({});
+  });
+
+  test('speaker separation: labels pass through, or the answer says it degraded', async () => {
+    await clearRoutes();
+    await addCloudRoute();
+    cloud.behave({ transcription: { text: 'hi there hello', segments: [{ start: 0, end: 1, text: 'hi there', speaker: 'A' }, { start: 1, end: 2, text: 'hello', speaker: 'B' }] } });
+    const labelled = await transcribe(alice.token, 'talk.m4a', tone, { diarize: 'true' });
+    assert.equal(labelled.status, 200, labelled.text);
+    assert.equal(labelled.body.data.has_speakers, true);
+    assert.equal(labelled.body.data.speakers_requested, true);
+    assert.deepEqual(labelled.body.data.segments.map((s: { speaker: string }) => s.speaker), ['A', 'B']);
+    assert.equal(labelled.body.data.capability_degraded, false);
+    assert.equal(labelled.body.data.capability_zh, '');
+
+    cloud.behave({ transcription: { text: 'one voice', segments: [{ start: 0, end: 1, text: 'one voice' }] } });
+    const unlabelled = await transcribe(alice.token, 'talk.ogg', tone, { speakers: '1', language: 'zh-CN' });
+    assert.equal(unlabelled.status, 200, unlabelled.text);
+    const data = unlabelled.body.data;
+    assert.equal(data.has_speakers, false);
+    assert.equal(data.left_local, false);
+    assert.equal(data.capability_degraded, true);
+    assert.match(data.capability_zh, /说话人/);
+    assert.equal(data.language, 'english', 'the language the route reported wins over the one asked for');
+    assert.ok(!('speaker' in data.segments[0]));
+    cloud.behave({});
+  });
+
+  test('stored transcriptions are read back by their owner only', async () => {
+    await clearRoutes();
+    await addCloudRoute();
+    cloud.behave({ transcription: { text: 'bob speaking' } });
+    const created = await transcribe(bob.token, 'bob.wav', tone);
+    assert.equal(created.status, 200, created.text);
+    const id = created.body.data.id as number;
+
+    const read = await ts.api.get(`/api/audio/transcriptions/${id}`, { token: bob.token });
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body.data, created.body.data);
+
+    const list = await ts.api.get('/api/audio/transcriptions', { token: bob.token });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.data.total, 1);
+    assert.equal(list.body.data.items[0].id, id);
+    assert.equal(list.body.data.items[0].text, 'bob speaking');
+    assert.ok(!('segments' in list.body.data.items[0]));
+
+    const mine = await ts.api.get('/api/audio/transcriptions?size=2', { token: alice.token });
+    assert.equal(mine.body.data.size, 2);
+    assert.ok(mine.body.data.items.length <= 2);
+    assert.ok(mine.body.data.items.every((t: { id: number }) => t.id !== id));
+    assert.ok(mine.body.data.items[0].id > mine.body.data.items[1].id, 'newest first');
+
+    const foreign = await ts.api.get(`/api/audio/transcriptions/${id}`, { token: alice.token });
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.body.error, 'not_found');
+    assert.equal((await ts.api.get('/api/audio/transcriptions/999999', { token: bob.token })).status, 404);
+    assert.equal((await ts.api.get('/api/audio/transcriptions/abc', { token: bob.token })).status, 400);
+    assert.equal((await ts.api.get('/api/audio/transcriptions?size=0', { token: bob.token })).status, 400);
+    cloud.behave({});
+  });
+});
