@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
@@ -46,11 +47,20 @@ export function notificationRoutes({ db, requireUser, requireAdmin }: Deps): Rou
     ctx.body = { read: true };
   });
 
-  router.put('/:id/read', async (ctx) => {
-    const id = parseId(ctx.params.id, 'Notification');
-    const notification = await findNotification(db, id);
+  /** The caller's notification: 404 when missing, 403 when it is another user's (as for read). */
+  const ownNotification = async (ctx: Context) => {
+    const notification = await findNotification(db, parseId(ctx.params.id, 'Notification'));
     if (!notification) throw notFound('Notification');
     if (notification.user_id !== currentUser(ctx).id) throw forbidden('This notification belongs to another user');
+    return notification;
+  };
+
+  router.get('/:id', async (ctx) => {
+    ctx.body = await ownNotification(ctx);
+  });
+
+  router.put('/:id/read', async (ctx) => {
+    const { id } = await ownNotification(ctx);
     await markRead(db, id);
     ctx.body = { id, read: true };
   });

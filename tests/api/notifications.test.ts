@@ -89,6 +89,11 @@ describe('notifications', () => {
     const bobs = await list(bob.token);
     assert.equal((await s.api.put(`/api/notifications/${bobs[0].id}/read`, { token: alice.token })).status, 403);
     assert.equal((await s.api.put('/api/notifications/987654/read', { token: alice.token })).status, 404);
+    const own = (await list(alice.token))[0];
+    const readBack = await s.api.get(`/api/notifications/${own.id}`, { token: alice.token });
+    assert.deepEqual(readBack.body.data, own);
+    assert.equal((await s.api.get(`/api/notifications/${bobs[0].id}`, { token: alice.token })).status, 403);
+    assert.equal((await s.api.get('/api/notifications/987654', { token: alice.token })).status, 404);
     const all = await s.api.put('/api/notifications/read-all', { token: alice.token });
     assert.deepEqual(all.body.data, { read: true });
     assert.equal(await unread(alice.token), 0);
