@@ -8,7 +8,8 @@ import { parseBody, parseWith } from '../http/validate.js';
 import { formField, requireFile } from '../http/multipart.js';
 import { notify } from '../notifications/notifications.service.js';
 import { closeIfUnread, receiveUpload, receivedBytes } from './media.receive.js';
-import { BufferPool } from './media.buffers.js';
+import { BufferPool, BufferWriter } from './media.buffers.js';
+import { pipeline } from 'node:stream/promises';
 import { addMedia, checkBinding } from './media.service.js';
 import { acceptChunk, completeUpload, describeUpload, initUpload } from './media.chunked.js';
 import type { ChunkSource } from './media.assembly.js';
@@ -40,11 +41,25 @@ export interface UploadDeps {
  * Direct and chunked uploads under /media, and suggest-material under /company-train. Every upload creates a
  * pending media.
  */
+/** Reads a request body of the declared size into the buffer; a body that ends early or runs over is a 400. */
+async function readInto(ctx: Context, buffer: Buffer, size: number): Promise<Buffer> {
+  const writer = new BufferWriter(buffer);
+  try {
+    await pipeline(ctx.req, writer);
+  } catch (err) {
+    if (err instanceof RangeError) throw badRequest(`The chunk is longer than its Content-Length of ${size} bytes`);
+    throw err;
+  }
+  if (writer.length !== size) throw badRequest('The chunk was cut off before its end');
+  return writer.bytes;
+}
+
 export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   const direct = receiveUpload(dirs, { maxFileSize: MEDIA_DIRECT_MAX_BYTES });
+  const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY);
   const multipartChunk = receiveUpload(dirs, {
     maxFileSize: MEDIA_CHUNK_SIZE,
-    buffers: new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY),
+    buffers: chunkBuffers,
     tooLarge: () => new AppError(400, MediaErrorCode.chunkSizeMismatch, `A chunk is at most ${MEDIA_CHUNK_SIZE} bytes`),
   });
 
@@ -72,17 +87,24 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   };
 
   // The chunk may also be the raw body (application/octet-stream, upload_id and chunk_index in the query,
-  // Content-Length required): streamed straight to its offset, without multipart parsing.
+  // Content-Length required): no multipart parsing; read into a pooled buffer when one is free, else streamed.
   const rawChunkHandler = async (ctx: Context) => {
     const fields = parseWith(ChunkFields, { upload_id: ctx.query.upload_id, chunk_index: ctx.query.chunk_index });
     const length = ctx.get('content-length');
     if (!/^\d+$/.test(length)) throw validationFailed('A raw chunk needs a Content-Length header');
+    const size = Number(length);
+    // A body that fits a pooled buffer is read into it and written with one positional write; many small
+    // stream writes through the thread pool cost more than the copy.
+    const buffer = size <= MEDIA_CHUNK_SIZE ? chunkBuffers.acquire() : undefined;
     try {
-      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size: Number(length), source: { kind: 'stream', body: ctx.req } });
+      const source: ChunkSource = buffer ? { kind: 'memory', bytes: await readInto(ctx, buffer, size) } : { kind: 'stream', body: ctx.req };
+      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source });
     } catch (err) {
       closeIfUnread(ctx);
       if (!(err instanceof AppError) && !ctx.req.complete) throw badRequest('The chunk was cut off before its end');
       throw err;
+    } finally {
+      if (buffer) chunkBuffers.release(buffer);
     }
   };
 
