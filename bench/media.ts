@@ -147,8 +147,12 @@ async function chunkedUpload(url: string, token: string, size: number, encoding:
   return { seconds: Number(finished - started) / 1e9, completeSeconds: Number(finished - chunksDone) / 1e9 };
 }
 
+/** Every measurement starts with no writeback pending from the one before (each writes 1 GiB). */
+const settleDisk = () => promisify(execFile)('sync');
+
 /** `dd` writing 1 GiB of zeros with a final fsync, in seconds. */
 async function ddSeconds(dir: string): Promise<number> {
+  await settleDisk();
   const target = path.join(dir, 'dd.bin');
   const started = process.hrtime.bigint();
   await promisify(execFile)('dd', ['if=/dev/zero', `of=${target}`, 'bs=1M', 'count=1024', 'conv=fsync']);
@@ -185,6 +189,7 @@ export default async function media(_ctx: BenchContext): Promise<void> {
     const measured: [Encoding, UploadTiming, number][] = [];
     for (const encoding of ['multipart', 'raw'] as const) {
       const cpuBefore = await cpuSeconds(server.process.pid!);
+      await settleDisk();
       const timing = await chunkedUpload(server.url, token, GIB, encoding);
       measured.push([encoding, timing, (await cpuSeconds(server.process.pid!)) - cpuBefore]);
     }
