@@ -3,32 +3,27 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { assertRendererBuilt, openBrowser, screenshot, skipWithoutChromium } from './browser.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
-import { defaultRendererDir } from '../../server/static/static.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { ProductsPage } from './page-models/products-page.js';
 import { NotificationsPage } from './page-models/notifications-page.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-const screenshot = (name: string) => path.join(os.tmpdir(), `trainbench-ui-${name}.png`);
+const skip = skipWithoutChromium;
 
 describe('desktop UI in Chromium', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const suffix = crypto.randomBytes(3).toString('hex');
   const product = { name: `Steady Income Fund ${suffix}`, code: `SIF-${suffix}`, category: 'capital_consulting', summary: 'A low-risk fund paying quarterly income.', description: 'Invests in short-dated government bonds.' };
   const notice = { title: `Quarterly product update ${suffix}`, content: 'New products are in the catalog.', link: '/products' };
 
   before(async () => {
-    assert.ok(fs.existsSync(path.join(defaultRendererDir(), 'index.html')), 'renderer/dist is missing: run `npx vite build --config renderer/vite.config.ts` first');
+    assertRendererBuilt();
     server = await startTestServer();
     const home = await fetch(`${server.url}/`, { headers: { accept: 'text/html' } });
     assert.equal(home.status, 200, 'GET / must serve the renderer: is serveRenderer() mounted in server/app.ts?');
@@ -39,16 +34,7 @@ describe('desktop UI in Chromium', { skip }, () => {
     const sent = await server.api.post('/api/notifications', { token: server.adminToken, body: { user_id: me.body.data.id, ...notice } });
     assert.equal(sent.status, 201, sent.text);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // Script errors and Content-Security-Policy violations both surface here.
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) pageErrors.push(`${response.status()} ${new URL(response.url()).pathname}`);
-    });
+    ({ browser, page, pageErrors } = await openBrowser());
   });
 
   after(async () => {

@@ -47,6 +47,9 @@ export function Shell() {
     { to: '/products', label: 'Products' },
     { to: '/courses', label: 'Courses' },
     { to: '/exams', label: 'Exams' },
+    { to: '/records', label: 'My records' },
+    { to: '/mistakes', label: 'Mistake book' },
+    { to: '/media/upload', label: 'Upload material' },
     { to: '/coach', label: 'AI coach' },
     {
       to: '/notifications',
@@ -60,6 +63,8 @@ export function Shell() {
   ];
   const admin: NavItem[] = [
     { to: '/admin/users', label: 'Users' },
+    { to: '/admin/media', label: 'Media review' },
+    { to: '/admin/knowledge', label: 'Knowledge review' },
     { to: '/admin/config', label: 'System settings' },
   ];
 

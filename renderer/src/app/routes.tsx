@@ -10,6 +10,12 @@ import { ExamPage } from '../features/exams/ExamPage';
 import { CoachPage } from '../features/coach/CoachPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { SystemConfigPage } from '../features/admin/SystemConfigPage';
+import { RecordsPage } from '../features/records/RecordsPage';
+import { RecordDetailPage } from '../features/records/RecordDetailPage';
+import { MistakesPage } from '../features/records/MistakesPage';
+import { UploadPage } from '../features/media/UploadPage';
+import { MediaReviewPage } from '../features/media/MediaReviewPage';
+import { KnowledgeReviewPage } from '../features/knowledge/KnowledgeReviewPage';
 import { matchPath } from './router';
 
 interface Route {
@@ -33,9 +39,15 @@ const routes: Route[] = [
   { path: '/courses/:id', render: withId((id) => <CourseDetailPage key={id} id={id} />) },
   { path: '/exams', render: () => <ExamsPage /> },
   { path: '/exams/:id', render: withId((id) => <ExamPage key={id} id={id} />) },
+  { path: '/records', render: () => <RecordsPage /> },
+  { path: '/records/:id', render: withId((id) => <RecordDetailPage key={id} id={id} />) },
+  { path: '/mistakes', render: () => <MistakesPage /> },
+  { path: '/media/upload', render: () => <UploadPage /> },
   { path: '/coach', render: () => <CoachPage /> },
   { path: '/notifications', render: (_, isAdmin) => <NotificationsPage canOpen={(link) => findRoute(link.split('?')[0]!, isAdmin) !== null} /> },
   { path: '/admin/users', adminOnly: true, render: () => <UsersPage /> },
+  { path: '/admin/media', adminOnly: true, render: () => <MediaReviewPage /> },
+  { path: '/admin/knowledge', adminOnly: true, render: () => <KnowledgeReviewPage /> },
   { path: '/admin/config', adminOnly: true, render: () => <SystemConfigPage /> },
 ];
 
