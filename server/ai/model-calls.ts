@@ -1,8 +1,9 @@
 // The model-call log: one row per attempt on a route, written by the chat client, read by admins.
 import type { Db } from '../db/knex.js';
+import { paginate } from '../db/paginate.js';
 import type { Page } from '../../contract/envelope.js';
 import type { ModelCall } from '../../contract/ai.js';
-import { countOf, toNullableNumber } from '../db/rows.js';
+import { toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import type { CallListFilter } from './model-routes.schema.js';
 import type { StreamChatOptions } from './llm.js';
@@ -67,12 +68,5 @@ export async function listCalls(db: Db, filter: CallListFilter): Promise<Page<Mo
     for (const key of ['status', 'specialist_key', 'user_id', 'route_id'] as const) if (filter[key] !== undefined) q.where(key, filter[key]);
     return q;
   };
-  const [rows, total] = await Promise.all([
-    where(db('model_calls'))
-      .orderBy('id', 'desc')
-      .limit(filter.size)
-      .offset((filter.page - 1) * filter.size),
-    where(db('model_calls')).count({ count: '*' }).first(),
-  ]);
-  return { items: (rows as CallRow[]).map(toModelCall), total: countOf(total), page: filter.page, size: filter.size };
+  return paginate(where(db('model_calls')), filter, (q) => q.orderBy('id', 'desc'), toModelCall);
 }

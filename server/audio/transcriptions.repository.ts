@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex.js';
+import { paginate } from '../db/paginate.js';
 import type { Page } from '../../contract/envelope.js';
 import type { AudioRouteRef, Transcription, TranscriptionAttempt, TranscriptionSummary, TranscriptSegment } from '../../contract/audio.js';
-import { countOf, parseJson, toBool, toNumber } from '../db/rows.js';
+import { parseJson, toBool, toNumber } from '../db/rows.js';
 
 type NewTranscription = Omit<Transcription, 'id'> & { user_id: number };
 
@@ -63,14 +64,6 @@ export async function findTranscription(db: Db, userId: number, id: number): Pro
 
 /** The caller's, newest first. */
 export async function listTranscriptions(db: Db, userId: number, paging: { page: number; size: number }): Promise<Page<TranscriptionSummary>> {
-  const [rows, total] = await Promise.all([
-    db('audio_transcriptions')
-      .where({ user_id: userId })
-      .select(SUMMARY_COLUMNS)
-      .orderBy('id', 'desc')
-      .limit(paging.size)
-      .offset((paging.page - 1) * paging.size),
-    db('audio_transcriptions').where({ user_id: userId }).count({ count: '*' }).first(),
-  ]);
-  return { items: (rows as TranscriptionRow[]).map(toSummary), total: countOf(total), page: paging.page, size: paging.size };
+  const base = db('audio_transcriptions').where({ user_id: userId });
+  return paginate(base, paging, (q) => q.select(SUMMARY_COLUMNS).orderBy('id', 'desc'), toSummary);
 }

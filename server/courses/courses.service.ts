@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { whereContains } from '../db/contains.js';
 import type { Course, CourseDetail } from '../../contract/catalog.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { now } from '../db/time.js';
@@ -51,7 +52,7 @@ export async function listCourses(db: Db, filter: ListFilter): Promise<Course[]>
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
   if (filter.category) query.where('category', filter.category);
-  if (filter.q) query.whereRaw('title LIKE ?', [`%${filter.q}%`]);
+  if (filter.q) whereContains(query, ['title'], filter.q);
   const rows = await applyPaging(query, filter);
   const bound = await bindings(db, rows.map((r) => Number(r.id)));
   return rows.map((r) => toCourse(r, bound.get(Number(r.id)) ?? []));

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { paginate } from '../db/paginate.js';
 import type { Page } from '../../contract/envelope.js';
 import type { AnswerValue, MistakeEntry, QuestionOption, QuestionStatus, QuestionType, SessionKind } from '../../contract/exams.js';
 import { parseJson, toBool, toNumber } from '../db/rows.js';
@@ -124,16 +125,11 @@ export async function listMistakes(db: Db, userId: number, filter: MistakeFilter
   const base = db('exam_mistakes as m').join('questions as q', 'q.id', 'm.question_id').where('m.user_id', userId);
   if (filter.mastered === 'true' || filter.mastered === 'false') base.where('m.mastered', filter.mastered === 'true');
   if (filter.domain) base.where('q.domain', filter.domain);
-  const [countRow, rows] = await Promise.all([
-    base.clone().count({ count: '*' }).first(),
-    base
-      .clone()
+  const select = (q: ReturnType<Db>) =>
+    q
       .select('m.*', 'q.domain', 'q.type', 'q.stem', 'q.options', 'q.answer', 'q.explanation', 'q.status as question_status')
-      .orderBy([{ column: 'm.mastered', order: 'asc' }, { column: 'm.last_wrong_at', order: 'desc' }, { column: 'm.id', order: 'desc' }])
-      .limit(filter.size)
-      .offset((filter.page - 1) * filter.size),
-  ]);
-  return { items: (rows as MistakeRow[]).map(toMistake), total: toNumber(countRow?.count), page: filter.page, size: filter.size };
+      .orderBy([{ column: 'm.mastered', order: 'asc' }, { column: 'm.last_wrong_at', order: 'desc' }, { column: 'm.id', order: 'desc' }]);
+  return paginate(base, filter, select, (row: MistakeRow) => toMistake(row));
 }
 
 /** Removes one entry of the user's book; false when there is no such entry of theirs. */

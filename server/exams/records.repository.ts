@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { paginate } from '../db/paginate.js';
 import type { Page } from '../../contract/envelope.js';
 import type { AnswerDetail, AnswerValue, ExamRecord } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
@@ -74,20 +75,13 @@ const recordsWithOwner = (db: Db) =>
 
 /** Newest first. `user_id` set = that user's records only (an employee's own view). */
 export async function listRecords(db: Db, filter: RecordFilter): Promise<Page<ExamRecord>> {
-  const filtered = <Q extends ReturnType<Db>>(query: Q): Q => {
-    if (filter.user_id) query.where('r.user_id', filter.user_id);
-    const paperId = filter.paper_id ?? filter.exam_id;
-    if (paperId) query.where('r.paper_id', paperId);
-    if (filter.passed !== undefined) query.where('r.passed', filter.passed);
-    return query;
-  };
-  const page = filtered(recordsWithOwner(db))
-    .select(SUMMARY_COLUMNS)
-    .orderBy([{ column: 'r.submitted_at', order: 'desc' }, { column: 'r.id', order: 'desc' }])
-    .limit(filter.size)
-    .offset((filter.page - 1) * filter.size);
-  const [countRow, rows] = await Promise.all([filtered(db('exam_records as r')).count({ count: '*' }).first(), page]);
-  return { items: (rows as RecordRow[]).map(toRecord), total: toNumber(countRow?.count), page: filter.page, size: filter.size };
+  const base = recordsWithOwner(db);
+  if (filter.user_id) base.where('r.user_id', filter.user_id);
+  const paperId = filter.paper_id ?? filter.exam_id;
+  if (paperId) base.where('r.paper_id', paperId);
+  if (filter.passed !== undefined) base.where('r.passed', filter.passed);
+  const order = [{ column: 'r.submitted_at', order: 'desc' as const }, { column: 'r.id', order: 'desc' as const }];
+  return paginate(base, filter, (q) => q.select(SUMMARY_COLUMNS).orderBy(order), (row: RecordRow) => toRecord(row));
 }
 
 /** One record with its graded answers, by record id or by session id. */

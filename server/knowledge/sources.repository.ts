@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex.js';
+import { paginate } from '../db/paginate.js';
 import type { KnowledgeSource, KnowledgeSourceStatus } from '../../contract/knowledge.js';
 import type { Page } from '../../contract/envelope.js';
-import { countOf, toNullableNumber, toNumber } from '../db/rows.js';
+import { toNullableNumber, toNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 
 export interface SourceRow {
@@ -104,9 +105,6 @@ export interface SourceFilter {
 export async function listSources(db: Db, filter: SourceFilter): Promise<Page<KnowledgeSource>> {
   const base = db<SourceRow>('knowledge_sources');
   if (filter.status !== 'all') base.where('status', filter.status);
-  const [total, rows] = await Promise.all([
-    base.clone().count({ count: '*' }).first(),
-    base.clone().orderBy([{ column: 'scanned_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.size).offset((filter.page - 1) * filter.size),
-  ]);
-  return { items: (rows as SourceRow[]).map(toSource), total: countOf(total), page: filter.page, size: filter.size };
+  const order = [{ column: 'scanned_at', order: 'desc' as const }, { column: 'id', order: 'desc' as const }];
+  return paginate(base, filter, (q) => q.orderBy(order), (row: SourceRow) => toSource(row));
 }

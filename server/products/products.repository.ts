@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { whereContains } from '../db/contains.js';
 import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
@@ -60,10 +61,7 @@ export async function listProducts(db: Db, filter: ListFilter): Promise<Product[
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
   if (filter.category) query.where('category', filter.category);
-  if (filter.q) {
-    const like = `%${filter.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    query.where((q) => q.whereRaw("name LIKE ? ESCAPE '\\'", [like]).orWhereRaw("code LIKE ? ESCAPE '\\'", [like]));
-  }
+  if (filter.q) whereContains(query, ['name', 'code'], filter.q);
   return (await applyPaging(query, filter)).map(toProduct);
 }
 
