@@ -1,6 +1,8 @@
 import type { Db } from '../db/knex.js';
+import type { Page } from '../../contract/envelope.js';
+import { paginate } from '../db/paginate.js';
 import type { ExtractionState, MediaBindType, MediaExtraction, MediaFile, MediaStatus } from '../../contract/media.js';
-import { countOf, toNullableNumber, toNumber } from '../db/rows.js';
+import { toNullableNumber, toNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { kindOf } from './media.names.js';
 import { signedFileUrl } from './media.signing.js';
@@ -66,10 +68,9 @@ export const toMediaFile = (db: Db, r: MediaRow): MediaFile => ({
 });
 
 /** Media rows with the uploader's display name. */
-const withUploader = (db: Db) =>
-  db<MediaRow>('media_files as m')
-    .leftJoin('users as u', 'u.id', 'm.uploaded_by')
-    .select('m.*', db.raw("COALESCE(NULLIF(u.full_name, ''), u.username) as uploader_name"));
+const joinUploader = (db: Db) => db<MediaRow>('media_files as m').leftJoin('users as u', 'u.id', 'm.uploaded_by');
+const uploaderColumns = (db: Db) => ['m.*', db.raw("COALESCE(NULLIF(u.full_name, ''), u.username) as uploader_name")];
+const withUploader = (db: Db) => joinUploader(db).select(uploaderColumns(db));
 
 export const findMediaRow = (db: Db, id: number): Promise<MediaRow | undefined> => withUploader(db).where('m.id', id).first();
 
@@ -88,16 +89,10 @@ export interface MediaListFilter {
 }
 
 /** Newest first. */
-export async function listMediaRows(db: Db, { status, page, size }: MediaListFilter): Promise<{ rows: MediaRow[]; total: number }> {
-  const rowsQuery = withUploader(db).orderBy('m.id', 'desc').limit(size).offset((page - 1) * size);
-  const countQuery = db('media_files as m').count({ count: '*' });
-  if (status) {
-    rowsQuery.where('m.status', status);
-    countQuery.where('m.status', status);
-  }
-  const [rows, counted] = await Promise.all([rowsQuery, countQuery.first()]);
-  const total = countOf(counted);
-  return { rows, total };
+export async function listMedia(db: Db, { status, ...paging }: MediaListFilter): Promise<Page<MediaFile>> {
+  const base = joinUploader(db);
+  if (status) base.where('m.status', status);
+  return paginate(base, paging, (q) => q.select(uploaderColumns(db)).orderBy('m.id', 'desc'), (row: MediaRow) => toMediaFile(db, row));
 }
 
 export type ExtractionUpdate = Partial<{

@@ -5,7 +5,7 @@ import { MediaErrorCode, type MediaAuditPage } from '../../contract/media.js';
 import { currentUser } from '../auth/guards.js';
 import { AppError, unauthorized } from '../http/errors.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
-import { listMediaRows, toMediaFile } from './media.repository.js';
+import { listMedia } from './media.repository.js';
 import { approvedMediaRow, auditMedia, getVisibleMedia, mediaPreview, mediaStatus } from './media.service.js';
 import { checkFileToken } from './media.signing.js';
 import { sendStoredFile } from './media.file.js';
@@ -27,8 +27,7 @@ export function reviewRoutes({ db, dirs, requireUser, requireAdmin, onApproved }
 
   media.get('/audit-list', ...requireAdmin, async (ctx) => {
     const { status, page, size } = parseQuery(ctx, AuditListQuery);
-    const { rows, total } = await listMediaRows(db, { status: status === 'all' ? undefined : status, page, size });
-    const body: MediaAuditPage = { items: rows.map((row) => toMediaFile(db, row)), total, page, size };
+    const body: MediaAuditPage = await listMedia(db, { status: status === 'all' ? undefined : status, page, size });
     ctx.body = body;
   });
 
