@@ -2,6 +2,12 @@
 // in the same run (target >= 70 % of dd's throughput), and the server's peak RSS (target < 200 MB). The server runs
 // in a child process so that its memory is its own, compiled as it ships (tsc to a scratch folder): under the tsx
 // loader the same server carries some 60 MB more of transpiler state and inline source maps.
+//
+// On a virtual machine, writing 1 GiB costs very different amounts depending on the host: a page of guest memory
+// touched for the first time, or a disk block never written before, can cost several times a recycled one (seen
+// here: the same dd from 340 MB/s to 1.6 GB/s). So every measurement runs in the same conditions (a new 1 GiB file,
+// kept until the end, written after a sync), dd and both uploads alternate over ROUNDS rounds, and the ratios
+// compare medians.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -16,6 +22,7 @@ const GIB = 1024 ** 3;
 const CHUNK = 5_242_880;
 /** Chunks in flight at once, as a browser-side uploader would do. */
 const PARALLEL = 2;
+const ROUNDS = 3;
 const ADMIN_PASSWORD = 'bench-admin-pass';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -131,9 +138,10 @@ async function chunkedUpload(url: string, token: string, size: number, encoding:
   const session = await api<{ upload_id: string; chunk_count: number }>(`${url}/api/media/upload/init`, 'POST', token, { filename: 'bench.mp4', file_size: size, bind_type: 'none' });
   let next = 0;
   const worker = async () => {
+    // One buffer per worker, reused once its request is answered: the client must not be the one allocating.
+    const own = Buffer.from(block);
     for (let index = next++; index < session.chunk_count; index = next++) {
-      // Distinct content per chunk without holding more than one block per worker.
-      const data = Buffer.from(block.subarray(0, Math.min(CHUNK, size - index * CHUNK)));
+      const data = own.subarray(0, Math.min(CHUNK, size - index * CHUNK));
       data.writeUInt32BE(index, 0);
       await postChunk(url, agent, token, chunkRequest(encoding, session.upload_id, index, data));
     }
@@ -150,15 +158,12 @@ async function chunkedUpload(url: string, token: string, size: number, encoding:
 /** Every measurement starts with no writeback pending from the one before (each writes 1 GiB). */
 const settleDisk = () => promisify(execFile)('sync');
 
-/** `dd` writing 1 GiB of zeros with a final fsync, in seconds. */
-async function ddSeconds(dir: string): Promise<number> {
+/** `dd` writing 1 GiB of zeros with a final fsync into a new file (kept, like an upload's), in seconds. */
+async function ddSeconds(dir: string, name: string): Promise<number> {
   await settleDisk();
-  const target = path.join(dir, 'dd.bin');
   const started = process.hrtime.bigint();
-  await promisify(execFile)('dd', ['if=/dev/zero', `of=${target}`, 'bs=1M', 'count=1024', 'conv=fsync']);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await fs.rm(target, { force: true });
-  return seconds;
+  await promisify(execFile)('dd', ['if=/dev/zero', `of=${path.join(dir, name)}`, 'bs=1M', 'count=1024', 'conv=fsync']);
+  return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 /** Peak resident set size (VmHWM) of a process, in MB. */
@@ -177,33 +182,50 @@ async function cpuSeconds(pid: number): Promise<number> {
 
 const mbps = (bytes: number, seconds: number) => bytes / 1e6 / seconds;
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Sample {
+  seconds: number;
+  completeSeconds: number;
+  serverCpu: number;
+}
+
 export default async function media(_ctx: BenchContext): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-bench-media-'));
   let server: ChildServer | undefined;
   try {
     const command = await serverCommand(dataDir);
     server = await startChildServer(command.args, path.join(dataDir, 'server'));
+    const pid = server.process.pid!;
     const token = (await api<{ token: string }>(`${server.url}/api/auth/login`, 'POST', '', { username: 'admin', password: ADMIN_PASSWORD })).token;
-    const rssAtStart = await peakRssMb(server.process.pid!);
-    const ddBefore = await ddSeconds(dataDir);
-    const measured: [Encoding, UploadTiming, number][] = [];
-    for (const encoding of ['multipart', 'raw'] as const) {
-      const cpuBefore = await cpuSeconds(server.process.pid!);
-      await settleDisk();
-      const timing = await chunkedUpload(server.url, token, GIB, encoding);
-      measured.push([encoding, timing, (await cpuSeconds(server.process.pid!)) - cpuBefore]);
+    const rssAtStart = await peakRssMb(pid);
+    const dd: number[] = [];
+    const uploads: Record<Encoding, Sample[]> = { multipart: [], raw: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      dd.push(await ddSeconds(dataDir, `dd-${round}.bin`));
+      for (const encoding of ['multipart', 'raw'] as const) {
+        const cpuBefore = await cpuSeconds(pid);
+        await settleDisk();
+        const timing = await chunkedUpload(server.url, token, GIB, encoding);
+        uploads[encoding].push({ ...timing, serverCpu: (await cpuSeconds(pid)) - cpuBefore });
+      }
     }
-    const ddAfter = await ddSeconds(dataDir);
-    const rssPeak = await peakRssMb(server.process.pid!);
-    const dd = (ddBefore + ddAfter) / 2;
-    console.log(`dd 1 GiB conv=fsync (same disk)                ${mbps(GIB, dd).toFixed(0).padStart(6)} MB/s  (${ddBefore.toFixed(2)} s before, ${ddAfter.toFixed(2)} s after)`);
-    for (const [encoding, { seconds, completeSeconds }, serverCpu] of measured) {
-      const ratio = (dd / seconds) * 100;
+    const rssPeak = await peakRssMb(pid);
+    const ddMedian = median(dd);
+    const list = (values: number[]) => values.map((seconds) => mbps(GIB, seconds).toFixed(0)).join(', ');
+    console.log(`dd 1 GiB conv=fsync (same disk), median of ${ROUNDS}  ${mbps(GIB, ddMedian).toFixed(0).padStart(6)} MB/s  (rounds: ${list(dd)} MB/s)`);
+    for (const [encoding, samples] of Object.entries(uploads)) {
+      const seconds = median(samples.map((sample) => sample.seconds));
+      const ratio = (ddMedian / seconds) * 100;
       console.log(
         `chunked upload 1 GiB, ${encoding.padEnd(9)} chunks (${PARALLEL} in flight) ${mbps(GIB, seconds).toFixed(0).padStart(6)} MB/s  ` +
           `= ${ratio.toFixed(1)} % of dd  [target >= 70 %]  ${ratio >= 70 ? 'ok' : 'MISSED'}`,
       );
-      console.log(`  complete ${completeSeconds.toFixed(2)} s of ${seconds.toFixed(2)} s; server CPU ${serverCpu.toFixed(2)} s (user + system)`);
+      const perRound = samples.map((sample, round) => `${((dd[round]! / sample.seconds) * 100).toFixed(0)} %`).join(', ');
+      console.log(
+        `  rounds: ${list(samples.map((sample) => sample.seconds))} MB/s (${perRound} of that round's dd); ` +
+          `complete ${median(samples.map((sample) => sample.completeSeconds)).toFixed(2)} s; server CPU ${median(samples.map((sample) => sample.serverCpu)).toFixed(2)} s per GiB`,
+      );
     }
     console.log(
       `server peak RSS (VmHWM, ${command.label})      ${rssPeak.toFixed(0).padStart(6)} MB    (${rssAtStart.toFixed(0)} MB after start)  ` +

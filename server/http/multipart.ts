@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import type { Writable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { File } from 'formidable';
@@ -11,8 +10,6 @@ export interface MultipartOptions {
   maxFileSize: number;
   /** Where formidable streams files while they arrive (defaults to the OS temp folder). */
   uploadDir?: string;
-  /** Receives each file into this stream instead of a file in uploadDir (formidable's option of the same name). */
-  fileWriteStreamHandler?: () => Writable;
   /** The error for a file over maxFileSize (a 413 payload_too_large unless the route says otherwise). */
   tooLarge?: () => AppError;
 }
@@ -21,7 +18,7 @@ export interface MultipartOptions {
  * Parses multipart/form-data by streaming each file to disk. Temporary files that the handler did not move
  * away are removed after the response, whatever happened.
  */
-export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler, tooLarge }: MultipartOptions): Middleware {
+export function multipart({ maxFileSize, uploadDir, tooLarge }: MultipartOptions): Middleware {
   const parse = koaBody({
     multipart: true,
     json: false,
@@ -30,7 +27,7 @@ export function multipart({ maxFileSize, uploadDir, fileWriteStreamHandler, tooL
     onError: (error) => {
       throw toClientError(error, tooLarge ?? (() => payloadTooLarge(`The file is larger than the ${Math.round(maxFileSize / (1024 * 1024))} MB allowed here`)));
     },
-    formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0, ...(fileWriteStreamHandler && { fileWriteStreamHandler }) },
+    formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
   });
   return async (ctx: Context, next: Next) => {
     if (!ctx.is('multipart')) throw validationFailed('Expected a multipart/form-data body');

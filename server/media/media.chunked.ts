@@ -2,7 +2,6 @@
 // upload assembles (media.assembly.ts), so a client can carry on after a dropped connection or a restart.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import {
@@ -22,8 +21,8 @@ import { now } from '../db/time.js';
 import { readConfigValue } from '../system/config.service.js';
 import { displayName } from './media.names.js';
 import { addMedia, checkBinding, getMedia } from './media.service.js';
-import { partialFilePath, uploadDir, type MediaDirs } from './media.storage.js';
-import { finishFile, flushSoon, writeChunkAt, type ChunkSource } from './media.assembly.js';
+import type { MediaDirs } from './media.storage.js';
+import { uploadFiles, type ChunkSource } from './media.assembly.js';
 import type { BindingInput, UploadInitInput } from './media.schema.js';
 
 interface SessionRow {
@@ -42,6 +41,8 @@ interface SessionRow {
 }
 
 const HOUR_MS = 3_600_000;
+/** A session's last activity is recorded at most this often while its chunks arrive (the TTL counts in hours). */
+const TOUCH_EVERY_MS = 60_000;
 
 export const chunkCountFor = (fileSize: number): number => Math.ceil(fileSize / MEDIA_CHUNK_SIZE);
 
@@ -57,7 +58,7 @@ const expiresAt = (row: SessionRow, ttl: number): string => new Date(Date.parse(
 
 async function discardSession(db: Db, dirs: MediaDirs, uploadId: string): Promise<void> {
   await db('upload_sessions').where({ id: uploadId }).delete();
-  await fs.rm(uploadDir(dirs, uploadId), { recursive: true, force: true });
+  await uploadFiles(dirs).remove(uploadId);
 }
 
 export async function initUpload(db: Db, dirs: MediaDirs, user: User, input: UploadInitInput): Promise<UploadInitResult> {
@@ -80,8 +81,7 @@ export async function initUpload(db: Db, dirs: MediaDirs, user: User, input: Upl
   };
   // Row first, folder second: a folder without a row is an orphan the sweep may remove at any time.
   await db('upload_sessions').insert(row);
-  await fs.mkdir(uploadDir(dirs, row.id), { recursive: true });
-  await fs.writeFile(partialFilePath(dirs, row.id), '');
+  await uploadFiles(dirs).create(row.id);
   return { upload_id: row.id, chunk_size: row.chunk_size, chunk_count: row.chunk_count, expires_at: expiresAt(row, await ttlMs(db)) };
 }
 
@@ -157,15 +157,14 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
   writing.add(key);
   try {
     await db('upload_chunks').where({ upload_id: row.id, chunk_index: index }).delete();
-    const written = await writeChunkAt(dirs, row.id, chunk.source, index * row.chunk_size);
+    const written = await uploadFiles(dirs).writeAt(row.id, chunk.source, index * row.chunk_size);
     if (written !== expected) throw sizeMismatch(written);
   } finally {
     writing.delete(key);
   }
-  flushSoon(dirs, row.id);
   const stamp = now();
   await db('upload_chunks').insert({ upload_id: row.id, chunk_index: index, size: expected, received_at: stamp }).onConflict(['upload_id', 'chunk_index']).merge(['size', 'received_at']);
-  await db('upload_sessions').where({ id: row.id }).update({ updated_at: stamp });
+  if (Date.parse(stamp) - Date.parse(row.updated_at) >= TOUCH_EVERY_MS) await db('upload_sessions').where({ id: row.id }).update({ updated_at: stamp });
   const received = countOf(await db('upload_chunks').where({ upload_id: row.id }).count({ count: '*' }).first());
   return { upload_id: row.id, chunk_index: index, size: expected, received_count: received, chunk_count: row.chunk_count };
 }
@@ -185,12 +184,12 @@ export async function completeUpload(db: Db, dirs: MediaDirs, user: User, upload
   }
   if (!(await db('upload_sessions').where({ id: row.id, status: 'open' }).update({ status: 'merging', updated_at: now() }))) throw busy({ ...row, status: 'merging' });
   try {
-    const merged = await finishFile(dirs, row.id, toNumber(row.file_size));
+    const merged = await uploadFiles(dirs).finish(row.id, toNumber(row.file_size));
     const binding = { bind_type: row.bind_type, bind_id: toNullableNumber(row.bind_id) ?? undefined } as BindingInput;
     const media = await addMedia(db, dirs, { path: merged, clientName: row.filename, size: toNumber(row.file_size) }, binding, user);
     await db('upload_sessions').where({ id: row.id }).update({ status: 'completed', media_id: media.id, updated_at: now() });
     await db('upload_chunks').where({ upload_id: row.id }).delete();
-    await fs.rm(uploadDir(dirs, row.id), { recursive: true, force: true });
+    await uploadFiles(dirs).remove(row.id);
     return { media, created: true };
   } catch (err) {
     await db('upload_sessions').where({ id: row.id }).update({ status: 'open' });
@@ -211,6 +210,6 @@ export async function sweepUploads(db: Db, dirs: MediaDirs): Promise<number> {
   for (const id of expired) await discardSession(db, dirs, id);
   const folders = await fs.readdir(dirs.chunks).catch(() => [] as string[]);
   const known = new Set<string>(folders.length ? await db('upload_sessions').whereIn('id', folders).pluck('id') : []);
-  await Promise.all(folders.filter((name) => !known.has(name)).map((name) => fs.rm(path.join(dirs.chunks, name), { recursive: true, force: true })));
+  await Promise.all(folders.filter((name) => !known.has(name)).map((name) => uploadFiles(dirs).remove(name)));
   return expired.length;
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../context.js';
 import { mediaDirs, type MediaDirs } from './media.storage.js';
 import { registerFileSigner } from './media.signing.js';
 import { reopenInterruptedMerges, sweepUploads } from './media.chunked.js';
+import { uploadFiles } from './media.assembly.js';
 import { extractionQueue, registerExtractionQueue } from './media.extraction.js';
 import { uploadRoutes } from './media.upload.routes.js';
 import { reviewRoutes } from './media.review.routes.js';
@@ -39,6 +40,7 @@ export function mediaRoutes({ db, config, requireUser, requireAdmin, onClose }: 
     clearInterval(timer);
     await startup;
     await extraction.stop();
+    await uploadFiles(dirs).closeAll();
   });
 
   const router = new Router();

@@ -7,9 +7,12 @@ import { AppError, badRequest, notFound, validationFailed } from '../http/errors
 import { parseBody, parseWith } from '../http/validate.js';
 import { formField, requireFile } from '../http/multipart.js';
 import { notify } from '../notifications/notifications.service.js';
-import { closeIfUnread, receiveUpload, receivedBytes } from './media.receive.js';
-import { BufferPool, BufferWriter } from './media.buffers.js';
+import fs from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { closeIfUnread, receiveUpload } from './media.receive.js';
+import { BufferPool, BufferWriter } from './media.buffers.js';
+import { readChunkForm } from './media.chunk-form.js';
+import { requestFolder } from './media.storage.js';
 import { addMedia, checkBinding } from './media.service.js';
 import { acceptChunk, completeUpload, describeUpload, initUpload } from './media.chunked.js';
 import type { ChunkSource } from './media.assembly.js';
@@ -18,18 +21,20 @@ import { Binding, ChunkFields, CompleteBody, SuggestFields, UploadId, UploadInit
 
 /** Chunks received in memory at once (5 MB each); more concurrent chunks go through a temporary file. */
 const CHUNKS_IN_MEMORY = 2;
+/** Room for the multipart boundaries and text fields around a chunk. */
+const CHUNK_FORM_OVERHEAD_BYTES = 64 * 1024;
 
 const formFields = (ctx: Context, names: string[]) => Object.fromEntries(names.map((name) => [name, formField(ctx, name)]));
 
-/** The one file of a multipart upload: in its request folder under DATA_DIR/media/incoming, or in memory (chunks). */
+/** The one file of a multipart upload, in its request folder under DATA_DIR/media/incoming. */
 function receivedFile(ctx: Context) {
   const file = requireFile(ctx, 'file');
   const parts = Object.values(ctx.request.files ?? {}).flat().length;
   if (parts > 1) throw badRequest(`Send exactly one file, in the field "file" (got ${parts})`);
-  const bytes = receivedBytes(ctx);
-  const source: ChunkSource = bytes ? { kind: 'memory', bytes } : { kind: 'file', path: file.filepath };
-  return { path: file.filepath, clientName: file.originalFilename, size: file.size, source };
+  return { path: file.filepath, clientName: file.originalFilename, size: file.size };
 }
+
+const chunkTooLarge = () => new AppError(400, MediaErrorCode.chunkSizeMismatch, `A chunk is at most ${MEDIA_CHUNK_SIZE} bytes`);
 
 export interface UploadDeps {
   db: Db;
@@ -57,11 +62,24 @@ async function readInto(ctx: Context, buffer: Buffer, size: number): Promise<Buf
 export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   const direct = receiveUpload(dirs, { maxFileSize: MEDIA_DIRECT_MAX_BYTES });
   const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY);
-  const multipartChunk = receiveUpload(dirs, {
-    maxFileSize: MEDIA_CHUNK_SIZE,
-    buffers: chunkBuffers,
-    tooLarge: () => new AppError(400, MediaErrorCode.chunkSizeMismatch, `A chunk is at most ${MEDIA_CHUNK_SIZE} bytes`),
-  });
+
+  /**
+   * Runs a chunk handler with a pooled buffer when one is free and a request folder made on demand (for a chunk that
+   * goes through a file instead); both are given back, and a refused body is not read on, whatever happens.
+   */
+  const withChunkBuffer = async (ctx: Context, handle: (buffer: Buffer | undefined, folder: () => Promise<string>) => Promise<void>) => {
+    const buffer = chunkBuffers.acquire();
+    let folder: Promise<string> | undefined;
+    try {
+      await handle(buffer, () => (folder ??= requestFolder(dirs)));
+    } catch (err) {
+      closeIfUnread(ctx);
+      throw err;
+    } finally {
+      if (buffer) chunkBuffers.release(buffer);
+      if (folder) await fs.rm(await folder, { recursive: true, force: true }).catch(() => undefined);
+    }
+  };
 
   const media = new Router({ prefix: '/media' });
 
@@ -80,38 +98,33 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
     });
   }
 
-  const multipartChunkHandler = async (ctx: Context) => {
-    const fields = parseWith(ChunkFields, formFields(ctx, ['upload_id', 'chunk_index']));
-    const { size, source } = receivedFile(ctx);
-    ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source });
-  };
+  const multipartChunkHandler = (ctx: Context) =>
+    withChunkBuffer(ctx, async (buffer, folder) => {
+      if (Number(ctx.get('content-length')) > MEDIA_CHUNK_SIZE + CHUNK_FORM_OVERHEAD_BYTES) throw chunkTooLarge();
+      const form = await readChunkForm(ctx, buffer, folder);
+      const fields = parseWith(ChunkFields, { upload_id: form.fields.upload_id, chunk_index: form.fields.chunk_index });
+      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, form);
+    });
 
   // The chunk may also be the raw body (application/octet-stream, upload_id and chunk_index in the query,
   // Content-Length required): no multipart parsing; read into a pooled buffer when one is free, else streamed.
-  const rawChunkHandler = async (ctx: Context) => {
-    const fields = parseWith(ChunkFields, { upload_id: ctx.query.upload_id, chunk_index: ctx.query.chunk_index });
-    const length = ctx.get('content-length');
-    if (!/^\d+$/.test(length)) throw validationFailed('A raw chunk needs a Content-Length header');
-    const size = Number(length);
-    // A body that fits a pooled buffer is read into it and written with one positional write; many small
-    // stream writes through the thread pool cost more than the copy.
-    const buffer = size <= MEDIA_CHUNK_SIZE ? chunkBuffers.acquire() : undefined;
-    try {
-      const source: ChunkSource = buffer ? { kind: 'memory', bytes: await readInto(ctx, buffer, size) } : { kind: 'stream', body: ctx.req };
-      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source });
-    } catch (err) {
-      closeIfUnread(ctx);
-      if (!(err instanceof AppError) && !ctx.req.complete) throw badRequest('The chunk was cut off before its end');
-      throw err;
-    } finally {
-      if (buffer) chunkBuffers.release(buffer);
-    }
-  };
+  const rawChunkHandler = (ctx: Context) =>
+    withChunkBuffer(ctx, async (buffer) => {
+      const fields = parseWith(ChunkFields, { upload_id: ctx.query.upload_id, chunk_index: ctx.query.chunk_index });
+      const length = ctx.get('content-length');
+      if (!/^\d+$/.test(length)) throw validationFailed('A raw chunk needs a Content-Length header');
+      const size = Number(length);
+      try {
+        const source: ChunkSource = buffer && size <= buffer.length ? { kind: 'memory', bytes: await readInto(ctx, buffer, size) } : { kind: 'stream', body: ctx.req };
+        ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source });
+      } catch (err) {
+        if (!(err instanceof AppError) && !ctx.req.complete) throw badRequest('The chunk was cut off before its end');
+        throw err;
+      }
+    });
 
   for (const path of ['/upload/chunk', '/upload-chunk']) {
-    media.post(path, requireUser, (ctx: Context) =>
-      ctx.is('application/octet-stream') ? rawChunkHandler(ctx) : multipartChunk(ctx, () => multipartChunkHandler(ctx)),
-    );
+    media.post(path, requireUser, (ctx: Context) => (ctx.is('application/octet-stream') ? rawChunkHandler(ctx) : multipartChunkHandler(ctx)));
   }
 
   for (const path of ['/upload/complete', '/upload-complete']) {

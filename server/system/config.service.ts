@@ -3,6 +3,7 @@ import type { SystemConfig } from '../../contract/system.js';
 import { now } from '../db/time.js';
 import { validationFailed } from '../http/errors.js';
 import { configDefinitions } from './config.definitions.js';
+import { perDatabase } from '../db/read-cache.js';
 
 type Value = SystemConfig[string];
 
@@ -17,17 +18,23 @@ async function storedValues(db: Db): Promise<Map<string, Value>> {
   return new Map(rows.map((r) => [r.key, JSON.parse(r.value) as Value]));
 }
 
-/** Every parameter with its value in clear, for server-side use only. */
-export async function readConfig(db: Db): Promise<SystemConfig> {
+/** Read on hot paths (every chunk of an upload, every login); writeConfig clears it. */
+const configCache = perDatabase<SystemConfig>(1, 5_000);
+
+async function loadConfig(db: Db): Promise<SystemConfig> {
   const stored = await storedValues(db);
   const out: SystemConfig = {};
   for (const [key, def] of Object.entries(configDefinitions)) out[key] = stored.get(key) ?? def.default;
   return out;
 }
 
+/** Every parameter with its value in clear, for server-side use only (a copy: callers may change it). */
+export async function readConfig(db: Db): Promise<SystemConfig> {
+  return { ...(await configCache(db).get('config', () => loadConfig(db))) };
+}
+
 export async function readConfigValue<T extends Value>(db: Db, key: string): Promise<T> {
-  const row: { value: string } | undefined = await db('system_config').where({ key }).first('value');
-  return (row ? JSON.parse(row.value) : configDefinitions[key]?.default) as T;
+  return (await configCache(db).get('config', () => loadConfig(db)))![key] as T;
 }
 
 /** What an admin sees: secrets masked. */
@@ -65,5 +72,6 @@ export async function writeConfig(db: Db, configs: Record<string, unknown>): Pro
         .merge(['value', 'updated_at']);
     }
   });
+  configCache(db).clear();
   return readConfig(db);
 }
