@@ -37,11 +37,29 @@ async function writeFully(handle: FileHandle, bytes: Uint8Array, position: numbe
   return written;
 }
 
+export interface UploadFilesOptions {
+  idleCloseMs?: number;
+  flushEveryBytes?: number;
+}
+
 /** The assembled files of one media folder (one instance per DATA_DIR, shared by its routes, sweep and tests). */
 export class UploadFiles {
   private readonly open = new Map<string, OpenFile>();
+  private readonly idleCloseMs: number;
+  private readonly flushEveryBytes: number;
 
-  constructor(private readonly dirs: MediaDirs) {}
+  constructor(
+    private readonly dirs: MediaDirs,
+    { idleCloseMs = IDLE_CLOSE_MS, flushEveryBytes = FLUSH_EVERY_BYTES }: UploadFilesOptions = {},
+  ) {
+    this.idleCloseMs = idleCloseMs;
+    this.flushEveryBytes = flushEveryBytes;
+  }
+
+  /** Uploads whose file is open right now. */
+  get openCount(): number {
+    return this.open.size;
+  }
 
   /** The folder and an empty file for a new upload. */
   async create(uploadId: string): Promise<void> {
@@ -62,7 +80,7 @@ export class UploadFiles {
       file.lastWrite = write.catch(() => undefined);
       const written = await write;
       file.unflushed += written;
-      if (file.unflushed >= FLUSH_EVERY_BYTES) this.flushInBackground(uploadId, file);
+      if (file.unflushed >= this.flushEveryBytes) this.flushInBackground(uploadId, file);
       return written;
     } finally {
       this.release(uploadId, file);
@@ -113,7 +131,7 @@ export class UploadFiles {
     if (--file.users > 0) return;
     for (const resume of file.drained.splice(0)) resume();
     if (this.open.get(uploadId) !== file) return;
-    file.idle = setTimeout(() => void this.close(uploadId).catch(() => undefined), IDLE_CLOSE_MS).unref();
+    file.idle = setTimeout(() => void this.close(uploadId).catch(() => undefined), this.idleCloseMs).unref();
   }
 
   /** Forgets the handle first (a write arriving meanwhile opens a new one), then closes it once nobody uses it. */
