@@ -6,8 +6,8 @@
 // On a virtual machine, writing 1 GiB costs very different amounts depending on the host: a page of guest memory
 // touched for the first time, or a disk block never written before, can cost several times a recycled one (seen
 // here: the same dd from 340 MB/s to 1.6 GB/s). So every measurement runs in the same conditions (a new 1 GiB file,
-// kept until the end, written after a sync), dd and both uploads alternate over ROUNDS rounds, and the ratios
-// compare medians.
+// kept until the end of its round, written after a sync), dd and both uploads alternate over ROUNDS rounds in a
+// rotating order, and the ratios compare medians.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -22,7 +22,7 @@ const GIB = 1024 ** 3;
 const CHUNK = 5_242_880;
 /** Chunks in flight at once, as a browser-side uploader would do. */
 const PARALLEL = 2;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const ADMIN_PASSWORD = 'bench-admin-pass';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -201,14 +201,23 @@ export default async function media(_ctx: BenchContext): Promise<void> {
     const rssAtStart = await peakRssMb(pid);
     const dd: number[] = [];
     const uploads: Record<Encoding, Sample[]> = { multipart: [], raw: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      dd.push(await ddSeconds(dataDir, `dd-${round}.bin`));
-      for (const encoding of ['multipart', 'raw'] as const) {
+    const measurements: (() => Promise<void>)[] = [
+      async () => void dd.push(await ddSeconds(dataDir, `dd-${dd.length}.bin`)),
+      ...(['multipart', 'raw'] as const).map((encoding) => async () => {
         const cpuBefore = await cpuSeconds(pid);
         await settleDisk();
-        const timing = await chunkedUpload(server.url, token, GIB, encoding);
+        const timing = await chunkedUpload(server!.url, token, GIB, encoding);
         uploads[encoding].push({ ...timing, serverCpu: (await cpuSeconds(pid)) - cpuBefore });
-      }
+      }),
+    ];
+    // Each round starts one further along (dd, multipart, raw; then multipart, raw, dd; ...): later writes in a
+    // round tend to be slower here, and no measurement should always go first.
+    const mediaFiles = path.join(dataDir, 'server', 'media', 'files');
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let step = 0; step < measurements.length; step++) await measurements[(round + step) % measurements.length]!();
+      // At most one round's 3 GiB on disk at a time.
+      await fs.rm(path.join(dataDir, `dd-${round}.bin`));
+      for (const name of await fs.readdir(mediaFiles)) await fs.rm(path.join(mediaFiles, name));
     }
     const rssPeak = await peakRssMb(pid);
     const ddMedian = median(dd);
