@@ -3,16 +3,16 @@ import type { Deps } from '../context.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { ListQuery } from '../products/products.schema.js';
 import { CourseCreate, CourseUpdate } from './courses.schema.js';
-import { createCourse, deactivateCourse, getCourseDetail, listCourses, updateCourse } from './courses.service.js';
+import { courseDetailJson, createCourse, deactivateCourse, listCoursesJson, updateCourse } from './courses.service.js';
 
 export function courseRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/courses' });
 
   router.get('/', requireUser, async (ctx) => {
-    ctx.body = await listCourses(db, parseQuery(ctx, ListQuery));
+    ctx.body = await listCoursesJson(db, parseQuery(ctx, ListQuery));
   });
   router.get('/:id', requireUser, async (ctx) => {
-    ctx.body = await getCourseDetail(db, parseId(ctx.params.id, 'Course'));
+    ctx.body = await courseDetailJson(db, parseId(ctx.params.id, 'Course'));
   });
   router.post('/', ...requireAdmin, async (ctx) => {
     const course = await createCourse(db, parseBody(ctx, CourseCreate));

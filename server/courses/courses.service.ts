@@ -7,6 +7,8 @@ import { toNullableNumber } from '../db/rows.js';
 import { applyPaging, statusToMatch, toProduct, type ProductRow } from '../products/products.repository.js';
 import type { ListFilter } from '../products/products.schema.js';
 import { approvedMediaFor } from '../media/media.queries.js';
+import { cachedCatalogJson, catalogChanged } from '../db/catalog-cache.js';
+import type { SerializedJson } from '../http/envelope.js';
 import type { CourseInput } from './courses.schema.js';
 
 interface CourseRow {
@@ -64,6 +66,12 @@ async function getCourse(db: Db, id: number): Promise<Course> {
   return toCourse(row, (await bindings(db, [id])).get(id) ?? []);
 }
 
+export const listCoursesJson = (db: Db, filter: ListFilter): Promise<SerializedJson> =>
+  cachedCatalogJson(db, `courses:${JSON.stringify([filter.category, filter.status, filter.q, filter.page, filter.size])}`, () => listCourses(db, filter));
+
+/** GET /courses/{id}: a 404 is thrown by the load and never cached. */
+export const courseDetailJson = (db: Db, id: number): Promise<SerializedJson> => cachedCatalogJson(db, `course:${id}`, () => getCourseDetail(db, id));
+
 /** The course with its active bound products and approved media. */
 export async function getCourseDetail(db: Db, id: number): Promise<CourseDetail> {
   const course = await getCourse(db, id);
@@ -102,6 +110,7 @@ export async function createCourse(db: Db, input: CourseInput & { title: string 
     if (input.product_ids) await replaceBindings(trx, courseId, input.product_ids);
     return courseId;
   });
+  catalogChanged(db);
   return getCourseDetail(db, id);
 }
 
@@ -111,6 +120,7 @@ export async function updateCourse(db: Db, id: number, input: CourseInput): Prom
     await trx('courses').where({ id }).update({ ...toRow(input), updated_at: now() });
     if (input.product_ids) await replaceBindings(trx, id, input.product_ids);
   });
+  catalogChanged(db);
   return getCourseDetail(db, id);
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { catalogChanged } from '../db/catalog-cache.js';
 import type { User } from '../../contract/users.js';
 import { MediaErrorCode, type MediaFile, type MediaPreview, type MediaStatus, type MediaStatusInfo } from '../../contract/media.js';
 import { AppError, notFound, validationFailed } from '../http/errors.js';
@@ -123,5 +124,6 @@ export async function auditMedia(db: Db, id: number, reviewer: User, input: Audi
       ...extraction,
     });
   if (!changed) throw new AppError(409, MediaErrorCode.notPending, `Media ${id} is ${row.status}; only pending media can be audited`);
+  catalogChanged(db);
   return { media: await getMedia(db, id), extract };
 }

@@ -4,10 +4,8 @@ import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
-import { perDatabase } from '../db/read-cache.js';
-import { SerializedJson } from '../http/envelope.js';
-
-const listCache = perDatabase<SerializedJson>(500, 2_000);
+import { cachedCatalogJson, catalogChanged } from '../db/catalog-cache.js';
+import type { SerializedJson } from '../http/envelope.js';
 import type { ListFilter, ProductInput } from './products.schema.js';
 
 export interface ProductRow {
@@ -53,7 +51,7 @@ export function applyPaging<Q extends Knex.QueryBuilder>(query: Q, filter: Pick<
 /** The list as JSON, cached per filter: the hot path of every catalog screen. */
 export async function listProductsJson(db: Db, filter: ListFilter): Promise<SerializedJson> {
   const key = JSON.stringify([filter.category, filter.status, filter.q, filter.page, filter.size]);
-  return (await listCache(db).get(key, async () => new SerializedJson(JSON.stringify(await listProducts(db, filter)))))!;
+  return cachedCatalogJson(db, `products:${key}`, () => listProducts(db, filter));
 }
 
 export async function listProducts(db: Db, filter: ListFilter): Promise<Product[]> {
@@ -84,11 +82,11 @@ function toRow(input: ProductInput): Partial<ProductRow> {
 export async function insertProduct(db: Db, input: ProductInput & { name: string }): Promise<number> {
   const stamp = now();
   const [row] = await db('products').insert({ ...toRow(input), created_at: stamp, updated_at: stamp }).returning('id');
-  listCache(db).clear();
+  catalogChanged(db);
   return Number((row as { id: number }).id);
 }
 
 export async function updateProductRow(db: Db, id: number, input: ProductInput): Promise<void> {
   await db('products').where({ id }).update({ ...toRow(input), updated_at: now() });
-  listCache(db).clear();
+  catalogChanged(db);
 }

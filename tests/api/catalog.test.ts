@@ -193,5 +193,34 @@ describe('products and courses', () => {
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: 'all' } })).status, 400);
       assert.equal((await s.api.post('/api/courses', { token: employee.token, body: { title: 'x' } })).status, 403);
     });
+
+    test('reads that were just served reflect every later change at once (course, product, media review, import)', async () => {
+      const product = await createProduct({ name: 'Fresh A', code: 'FR-A' });
+      const course = (await s.api.post('/api/courses', { ...admin(), body: { title: 'Fresh course', product_ids: [product.id] } })).body.data;
+      const detail = async () => (await s.api.get(`/api/courses/${course.id}`, { token: employee.token })).body.data;
+      const listed = async () => (await s.api.get('/api/courses?status=all&size=100', { token: employee.token })).body.data.find((c: { id: number }) => c.id === course.id);
+      const productPage = async () => (await s.api.get('/api/products?status=all&size=100', { token: employee.token })).body.data.find((p: { id: number }) => p.id === product.id);
+
+      assert.equal((await detail()).title, 'Fresh course');
+      assert.equal((await listed()).title, 'Fresh course');
+      await s.api.put(`/api/courses/${course.id}`, { ...admin(), body: { title: 'Renamed course' } });
+      assert.deepEqual([(await detail()).title, (await listed()).title], ['Renamed course', 'Renamed course']);
+
+      assert.equal((await detail()).products[0].name, 'Fresh A');
+      assert.equal((await productPage()).name, 'Fresh A');
+      await s.api.put(`/api/products/${product.id}`, { ...admin(), body: { name: 'Fresh A2' } });
+      assert.deepEqual([(await detail()).products[0].name, (await productPage()).name], ['Fresh A2', 'Fresh A2']);
+
+      const imported = await s.api.post('/api/products/import', { ...admin(), form: fileForm('p.json', JSON.stringify([{ code: 'FR-A', name: 'Fresh A3' }])) });
+      assert.equal(imported.status, 200, imported.text);
+      assert.deepEqual([(await detail()).products[0].name, (await productPage()).name], ['Fresh A3', 'Fresh A3']);
+
+      const uploadForm = fileForm('intro.txt', 'course material', { bind_type: 'course', bind_id: String(course.id) });
+      const media = (await s.api.post('/api/media/upload', { ...admin(), form: uploadForm })).body.data;
+      assert.deepEqual((await detail()).medias, []);
+      const approved = await s.api.post(`/api/media/audit/${media.id}`, { ...admin(), body: { action: 'approve' } });
+      assert.equal(approved.status, 200, approved.text);
+      assert.deepEqual((await detail()).medias.map((m: { id: number }) => m.id), [media.id]);
+    });
   });
 });

@@ -1,0 +1,17 @@
+import type { Db } from './knex.js';
+import { perDatabase } from './read-cache.js';
+import { SerializedJson } from '../http/envelope.js';
+
+/**
+ * Serialized catalog reads (product pages, course lists and details): the hot path of every catalog screen. Any
+ * write to products, courses, their bindings or a media review clears all of it; the 2 s TTL bounds staleness when
+ * several servers share one PostgreSQL database.
+ */
+const catalogCache = perDatabase<SerializedJson>(1_000, 2_000);
+
+/** The JSON of `load()`, from the cache when this key was read since the last catalog change. */
+export async function cachedCatalogJson(db: Db, key: string, load: () => Promise<unknown>): Promise<SerializedJson> {
+  return (await catalogCache(db).get(key, async () => new SerializedJson(JSON.stringify(await load()))))!;
+}
+
+export const catalogChanged = (db: Db): void => catalogCache(db).clear();
