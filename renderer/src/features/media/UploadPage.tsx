@@ -83,6 +83,7 @@ export function UploadPage() {
         {upload.state === 'failed' && (
           <div className="form-span">
             <ErrorNotice error={upload.error} />
+            {file && file.size > DIRECT_UPLOAD_LIMIT && <p className="muted small">Upload the same file again to carry on: the parts already sent are kept for a while.</p>}
           </div>
         )}
         {upload.state === 'done' && <div className="form-span notice notice-success">“{upload.media.filename}” was uploaded and is waiting for review.</div>}
