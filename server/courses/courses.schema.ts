@@ -14,6 +14,9 @@ const CourseFields = z.object({
   duration_minutes: z.number().int().min(0).max(100_000).nullable().optional(),
   /** The new bound set when given; omitted keeps the current bindings. */
   product_ids: productIds.optional(),
+  /** Products to add to, or take off, the bound set (after product_ids when both are given). */
+  bind_product_ids: productIds.optional(),
+  unbind_product_ids: productIds.optional(),
 });
 
 const withTitle = <T extends { title?: string; name?: string }>(v: T): Omit<T, 'name'> & { title?: string } => {

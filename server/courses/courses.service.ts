@@ -94,6 +94,15 @@ async function replaceBindings(db: Db, courseId: number, productIds: number[]): 
   if (unique.length) await db('course_products').insert(unique.map((product_id, sort_order) => ({ course_id: courseId, product_id, sort_order })));
 }
 
+/** The bound set after this edit, or undefined when the edit leaves bindings alone. */
+async function nextBindings(db: Db, courseId: number | undefined, input: CourseInput): Promise<number[] | undefined> {
+  const { product_ids: replaced, bind_product_ids: bind = [], unbind_product_ids: unbind = [] } = input;
+  if (!replaced && !bind.length && !unbind.length) return undefined;
+  const current = replaced ?? (courseId === undefined ? [] : ((await bindings(db, [courseId])).get(courseId) ?? []));
+  const removed = new Set(unbind);
+  return [...current, ...bind].filter((id) => !removed.has(id));
+}
+
 function toRow(input: CourseInput): Partial<CourseRow> {
   const row: Partial<CourseRow> = {};
   for (const key of ['title', 'category', 'status', 'summary', 'content', 'duration_minutes'] as const) {
@@ -107,7 +116,8 @@ export async function createCourse(db: Db, input: CourseInput & { title: string 
     const stamp = now();
     const [row] = await trx('courses').insert({ ...toRow(input), created_at: stamp, updated_at: stamp }).returning('id');
     const courseId = Number((row as { id: number }).id);
-    if (input.product_ids) await replaceBindings(trx, courseId, input.product_ids);
+    const bound = await nextBindings(trx, undefined, input);
+    if (bound) await replaceBindings(trx, courseId, bound);
     return courseId;
   });
   catalogChanged(db);
@@ -118,7 +128,8 @@ export async function updateCourse(db: Db, id: number, input: CourseInput): Prom
   await db.transaction(async (trx) => {
     await getCourse(trx, id);
     await trx('courses').where({ id }).update({ ...toRow(input), updated_at: now() });
-    if (input.product_ids) await replaceBindings(trx, id, input.product_ids);
+    const bound = await nextBindings(trx, id, input);
+    if (bound) await replaceBindings(trx, id, bound);
   });
   catalogChanged(db);
   return getCourseDetail(db, id);

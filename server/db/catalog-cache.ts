@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from './knex.js';
 import { perDatabase } from './read-cache.js';
 import { SerializedJson } from '../http/envelope.js';
@@ -14,4 +15,15 @@ export async function cachedCatalogJson(db: Db, key: string, load: () => Promise
   return (await catalogCache(db).get(key, async () => new SerializedJson(JSON.stringify(await load()))))!;
 }
 
-export const catalogChanged = (db: Db): void => catalogCache(db).clear();
+/**
+ * Clears the cache now and, for a write inside a transaction, again once it has ended: a read between the two would
+ * otherwise keep the committed-over value for the whole TTL.
+ */
+export function catalogChanged(db: Db): void {
+  const cache = catalogCache(db);
+  cache.clear();
+  if (db.isTransaction) {
+    const clearAgain = () => cache.clear();
+    (db as Knex.Transaction).executionPromise.then(clearAgain, clearAgain);
+  }
+}

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { validationFailed } from './errors.js';
+import { notFound, validationFailed } from './errors.js';
 
 function describe(error: z.ZodError): { message: string; fields: { path: string; message: string }[] } {
   const fields = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
@@ -23,13 +23,15 @@ export const parseBody = <S extends z.ZodType>(ctx: Context, schema: S): z.outpu
 
 export const parseQuery = <S extends z.ZodType>(ctx: Context, schema: S): z.output<S> => parseWith(schema, ctx.query);
 
-/** A positive integer id from a route parameter; anything else is a 404 for that resource. */
-export const IdParam = z.coerce.number().int().positive();
-
+/**
+ * A resource id from a route parameter: decimal digits only (so `0x1`, `1e0` or ` 1` never reach another row, 400).
+ * A well-formed id that cannot exist (0, negative, beyond the safe integers) is a 404 like any other missing one.
+ */
 export function parseId(value: string | undefined, what: string): number {
-  const parsed = IdParam.safeParse(value);
-  if (!parsed.success || parsed.data > Number.MAX_SAFE_INTEGER) throw validationFailed(`${what} id must be a positive integer`);
-  return parsed.data;
+  if (!value || !/^-?\d+$/.test(value)) throw validationFailed(`${what} id must be a positive integer`);
+  const id = Number(value);
+  if (id < 1 || !Number.isSafeInteger(id)) throw notFound(what);
+  return id;
 }
 
 /** Query-string helpers: page/size paging as in spec part 8. */

@@ -3,17 +3,21 @@ import { Paging } from '../http/validate.js';
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
-/** bind_type (default `none`) and bind_id, as JSON values or multipart text fields. */
+/**
+ * bind_type (default `none`) and bind_id, as JSON values or multipart text fields. A product or course binding needs
+ * its id; company and none have no id, so one sent with them (some clients always send the field) is dropped.
+ */
 export const Binding = z
   .object({
     bind_type: z.preprocess(blankToUndefined, z.enum(['company', 'product', 'course', 'none']).default('none')),
-    bind_id: z.preprocess(blankToUndefined, z.coerce.number().int().positive().max(2_147_483_647).optional()),
+    bind_id: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional()),
   })
   .superRefine((b, ctx) => {
-    const needsId = b.bind_type === 'product' || b.bind_type === 'course';
-    if (needsId && b.bind_id === undefined) ctx.addIssue({ code: 'custom', path: ['bind_id'], message: `is required when bind_type is ${b.bind_type}` });
-    if (!needsId && b.bind_id !== undefined) ctx.addIssue({ code: 'custom', path: ['bind_id'], message: `must be omitted when bind_type is ${b.bind_type}` });
-  });
+    if ((b.bind_type === 'product' || b.bind_type === 'course') && b.bind_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['bind_id'], message: `is required when bind_type is ${b.bind_type}` });
+    }
+  })
+  .transform((b) => (b.bind_type === 'product' || b.bind_type === 'course' ? b : { bind_type: b.bind_type, bind_id: undefined }));
 export type BindingInput = z.output<typeof Binding>;
 
 export const UploadInit = z.intersection(

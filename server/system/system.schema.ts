@@ -4,13 +4,15 @@ const username = z.string().trim().min(1).max(64).regex(/^[^\s]+$/, 'must not co
 const password = z.string().min(6, 'must be at least 6 characters').max(1024);
 const role = z.enum(['employee', 'admin']);
 const optionalId = z.number().int().positive().nullable().optional();
+/** The spec leaves the disabled value open: `inactive` (the word products and courses use) means `disabled` too. */
+const userStatus = z.enum(['active', 'disabled', 'inactive']).transform((value) => (value === 'inactive' ? 'disabled' : value));
 
 export const UserCreate = z.object({
   username,
   password,
   full_name: z.string().trim().max(100).default(''),
   role: role.default('employee'),
-  status: z.enum(['active', 'disabled']).optional(),
+  status: userStatus.optional(),
   department: z.string().trim().max(100).optional(),
   department_id: optionalId,
   position_id: optionalId,
@@ -21,7 +23,7 @@ export const UserUpdate = z.object({
   password: password.optional(),
   full_name: z.string().trim().max(100).optional(),
   role: role.optional(),
-  status: z.enum(['active', 'disabled']).optional(),
+  status: userStatus.optional(),
   department: z.string().trim().max(100).optional(),
   department_id: optionalId,
   position_id: optionalId,
@@ -29,7 +31,7 @@ export const UserUpdate = z.object({
 
 export const UserListQuery = z.object({
   role: role.optional(),
-  status: z.enum(['active', 'disabled']).optional(),
+  status: userStatus.optional(),
   department: z.string().optional(),
 });
 
@@ -52,6 +54,9 @@ export const PositionCreate = z.object({
   description: z.string().max(2000).optional(),
   knowledge: z.array(knowledgeItem).max(500).optional(),
 });
-export const PositionUpdate = PositionCreate.partial();
+/** On update the list is the new full set; an item carrying the id of an existing one edits it (omitted fields kept). */
+export const PositionUpdate = PositionCreate.partial().extend({
+  knowledge: z.array(knowledgeItem.extend({ id: z.number().int().positive().optional() })).max(500).optional(),
+});
 
 export const ConfigUpdate = z.object({ configs: z.record(z.string(), z.unknown()) });

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import type { Position, PositionKnowledge } from '../../contract/users.js';
-import { conflict, notFound } from '../http/errors.js';
+import { conflict, notFound, validationFailed } from '../http/errors.js';
 import { toBool, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { forgetCachedUsers } from './users.repository.js';
@@ -17,8 +17,8 @@ export interface KnowledgeInput {
 export interface PositionInput {
   name?: string;
   description?: string;
-  /** When given, the new full set of knowledge items. */
-  knowledge?: KnowledgeInput[];
+  /** When given, the new full set of knowledge items; on update an item may name an existing one by id. */
+  knowledge?: (KnowledgeInput & { id?: number })[];
 }
 
 interface KnowledgeRow {
@@ -75,6 +75,32 @@ const knowledgeRow = (positionId: number, item: KnowledgeInput, index: number) =
   sort_order: item.sort_order ?? index,
 });
 
+/**
+ * Makes `items` the position's knowledge. An item is the existing one with its id, or else the first not yet matched
+ * with the same title and kind: that one is edited and keeps what the item omits (is_mandatory included, rule
+ * 2.3.1); the others are created, and existing items left unmatched are removed.
+ */
+async function replaceKnowledge(trx: Db, positionId: number, items: (KnowledgeInput & { id?: number })[]): Promise<void> {
+  const unmatched = new Map((await trx<KnowledgeRow>('position_knowledge').where({ position_id: positionId })).map((r) => [Number(r.id), r]));
+  for (const [index, item] of items.entries()) {
+    const match =
+      item.id !== undefined ? unmatched.get(item.id) : [...unmatched.values()].find((r) => r.title === item.title && r.kind === (item.kind ?? r.kind));
+    if (item.id !== undefined && !match) throw validationFailed(`Invalid knowledge.${index}.id: ${item.id} is not a knowledge item of this position`);
+    if (!match) {
+      await trx('position_knowledge').insert(knowledgeRow(positionId, item, index));
+      continue;
+    }
+    unmatched.delete(Number(match.id));
+    const kept = { title: match.title, kind: match.kind, ref_id: match.ref_id, is_mandatory: toBool(match.is_mandatory), sort_order: index };
+    const { position_id: _, ...row } = knowledgeRow(positionId, { ...kept, ...definedFields(item) }, index);
+    await trx('position_knowledge').where({ id: match.id }).update(row);
+  }
+  if (unmatched.size) await trx('position_knowledge').whereIn('id', [...unmatched.keys()]).delete();
+}
+
+const definedFields = (item: KnowledgeInput & { id?: number }): KnowledgeInput =>
+  Object.fromEntries(Object.entries(item).filter(([key, value]) => key !== 'id' && value !== undefined)) as KnowledgeInput;
+
 export async function createPosition(db: Db, input: PositionInput & { name: string }): Promise<Position> {
   return db.transaction(async (trx) => {
     await assertNameFree(trx, input.name);
@@ -93,10 +119,7 @@ export async function updatePosition(db: Db, id: number, input: PositionInput): 
     await trx('positions')
       .where({ id })
       .update({ ...(input.name !== undefined && { name: input.name }), ...(input.description !== undefined && { description: input.description }), updated_at: now() });
-    if (input.knowledge) {
-      await trx('position_knowledge').where({ position_id: id }).delete();
-      if (input.knowledge.length) await trx('position_knowledge').insert(input.knowledge.map((k, i) => knowledgeRow(id, k, i)));
-    }
+    if (input.knowledge) await replaceKnowledge(trx, id, input.knowledge);
     return getPosition(trx, id);
   });
 }

@@ -56,6 +56,13 @@ describe('products and courses', () => {
       assert.equal(res.body.error, 'not_found');
       assert.equal(res.body.data, null);
       assert.equal((await s.api.get('/api/products/abc', { token: employee.token })).status, 400);
+      const first = await createProduct({ name: 'Id probe' });
+      for (const id of [`0x${first.id.toString(16)}`, `${first.id}e0`, `${first.id}.0`, `%20${first.id}`]) {
+        assert.equal((await s.api.get(`/api/products/${id}`, { token: employee.token })).status, 400, `${id} never resolves to product ${first.id}`);
+      }
+      for (const id of ['0', '-1', '99999999999999999999']) {
+        assert.equal((await s.api.get(`/api/products/${id}`, { token: employee.token })).status, 404, `${id} does not exist`);
+      }
       assert.equal((await s.api.put('/api/products/424242', { ...admin(), body: { name: 'x' } })).status, 404);
       assert.equal((await s.api.delete('/api/products/424242', admin())).status, 404);
     });
@@ -174,6 +181,16 @@ describe('products and courses', () => {
 
       const unbound = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { product_ids: [] } });
       assert.deepEqual(unbound.body.data.product_ids, []);
+
+      const bindOne = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { bind_product_ids: [p1.id, p2.id] } });
+      assert.deepEqual(bindOne.body.data.product_ids, [p1.id, p2.id], 'bind adds to the set');
+      const both = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { bind_product_ids: [p2.id, p3.id], unbind_product_ids: [p1.id] } });
+      assert.deepEqual(both.body.data.product_ids, [p2.id, p3.id], 'unbind takes off; binding a bound product again changes nothing');
+      const unknown = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { bind_product_ids: [987654] } });
+      assert.equal(unknown.status, 400, unknown.text);
+      assert.deepEqual((await s.api.get(`/api/courses/${id}`, admin())).body.data.product_ids, [p2.id, p3.id], 'a refused edit changes nothing');
+      const born = await s.api.post('/api/courses', { ...admin(), body: { title: 'Bound at birth', bind_product_ids: [p1.id] } });
+      assert.deepEqual(born.body.data.product_ids, [p1.id]);
     });
 
     test('list filters, delete sets inactive, 404s and 400s', async () => {

@@ -105,7 +105,7 @@ describe('media: direct upload, audit, preview, files, extraction', () => {
         [{ bind_type: 'product', bind_id: 999999 }, /product 999999 does not exist/],
         [{ bind_type: 'course', bind_id: 999999 }, /course 999999 does not exist/],
         [{ bind_type: 'course' }, /bind_id/],
-        [{ bind_type: 'company', bind_id: 3 }, /bind_id/],
+        [{ bind_type: 'product', bind_id: 0 }, /product 0 does not exist/],
         [{ bind_type: 'planet' }, /bind_type/],
         [{ bind_type: 'product', bind_id: 'abc' }, /bind_id/],
       ];
@@ -114,6 +114,11 @@ describe('media: direct upload, audit, preview, files, extraction', () => {
         assert.equal(res.status, 400, JSON.stringify(fields));
         assert.equal(res.body.error, 'validation_failed');
         assert.match(res.body.message, message);
+      }
+      for (const fields of [{ bind_type: 'company', bind_id: 3 }, { bind_type: 'none', bind_id: 0 }]) {
+        const res = await upload(s.api, employee.token, 'x.txt', text('x'), fields);
+        assert.equal(res.status, 201, `${JSON.stringify(fields)}: ${res.text}`);
+        assert.deepEqual([res.body.data.bind_type, res.body.data.bind_id], [fields.bind_type, null], 'an id sent with company or none is dropped');
       }
     });
 

@@ -48,6 +48,10 @@ describe('system administration', () => {
       const listed = await s.api.get('/api/system/users?status=disabled', admin());
       assert.ok(listed.body.data.some((x: { id: number }) => x.id === u.id));
       assert.equal((await s.api.put(`/api/system/users/${u.id}`, { ...admin(), body: { status: 'active' } })).body.data.status, 'active');
+      const inactive = await s.api.put(`/api/system/users/${u.id}`, { ...admin(), body: { status: 'inactive' } });
+      assert.equal(inactive.body.data.status, 'disabled', '"inactive" disables too');
+      assert.equal((await s.api.post('/api/auth/login', { body: { username: u.username, password: 'secret-pass' } })).status, 403);
+      assert.equal((await s.api.put(`/api/system/users/${u.id}`, { ...admin(), body: { status: 'asleep' } })).status, 400);
       assert.equal((await s.api.put('/api/system/users/99999', { ...admin(), body: { status: 'active' } })).status, 404);
       assert.equal((await s.api.get('/api/system/users/99999', admin())).status, 404);
     });
@@ -125,6 +129,26 @@ describe('system administration', () => {
       assert.deepEqual(read.body.data.knowledge.map((k: { is_mandatory: boolean }) => k.is_mandatory), [false, false, false]);
       assert.equal((await s.api.post(`/api/system/positions/${id}/knowledge`, { ...admin(), body: { title: 'x', is_mandatory: 'no' } })).status, 400);
       assert.equal((await s.api.get(`/api/system/positions/${id}/knowledge/99999`, admin())).status, 404);
+    });
+
+    test('editing a position with its knowledge list keeps each item\'s is_mandatory unless the item sets it', async () => {
+      const created = await s.api.post('/api/system/positions', {
+        ...admin(),
+        body: { name: 'Branch manager', knowledge: [{ title: 'Lending', is_mandatory: false }, { title: 'Risk', is_mandatory: false }, { title: 'Old item' }] },
+      });
+      assert.equal(created.status, 201, created.text);
+      const [lending, risk] = created.body.data.knowledge;
+      const put = await s.api.put(`/api/system/positions/${created.body.data.id}`, {
+        ...admin(),
+        body: { knowledge: [{ id: lending.id, title: 'Lending 2' }, { title: 'Risk' }, { title: 'New item' }, { title: 'Mandatory now', is_mandatory: true }] },
+      });
+      assert.equal(put.status, 200, put.text);
+      const items = put.body.data.knowledge.map((k: { id: number; title: string; is_mandatory: boolean }) => [k.title, k.is_mandatory, k.id === lending.id || k.id === risk.id]);
+      assert.deepEqual(items, [['Lending 2', false, true], ['Risk', false, true], ['New item', true, false], ['Mandatory now', true, false]], 'by id, by title, new ones true; the item left out is gone');
+      const flip = await s.api.put(`/api/system/positions/${created.body.data.id}`, { ...admin(), body: { knowledge: [{ id: lending.id, title: 'Lending 2', is_mandatory: true }] } });
+      assert.deepEqual(flip.body.data.knowledge.map((k: { is_mandatory: boolean }) => k.is_mandatory), [true]);
+      const foreign = await s.api.put(`/api/system/positions/${created.body.data.id}`, { ...admin(), body: { knowledge: [{ id: 987654, title: 'x' }] } });
+      assert.equal(foreign.status, 400, foreign.text);
     });
 
     test('users can hold a position; deleting it clears theirs', async () => {
