@@ -31,7 +31,10 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
 
   const logInAs = async (username: string, password: string) => {
     await page.goto(`${server.url}/`);
-    if (await page.getByRole('navigation', { name: 'Main' }).count()) await new Shell(page).nav.getByRole('button', { name: 'Log out' }).click();
+    // The app restores a saved session after loading: wait for it to settle on one screen or the other.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.or(page.getByRole('form', { name: 'Log in' })).waitFor();
+    if (await nav.count()) await new Shell(page).nav.getByRole('button', { name: 'Log out' }).click();
     await new LoginPage(page).logIn(username, password);
   };
 
