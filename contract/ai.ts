@@ -86,15 +86,25 @@ export interface QuickActionProduct {
   name: string;
 }
 
+/** Without an amount in the request, a worked example for COMMISSION_REFERENCE_AMOUNT. */
+export const COMMISSION_REFERENCE_AMOUNT = 10_000;
+
 export interface CommissionResult {
   action_id: 'commission';
   product: QuickActionProduct;
+  /** The requested amount, or COMMISSION_REFERENCE_AMOUNT when none was given. */
   amount: number;
+  /** false: `amount` is the reference amount of a worked example. */
+  amount_given: boolean;
+  /** The product's `currency` attribute; null when it has none. */
+  currency: string | null;
   /** Percent, from the product. */
   commission_rate: number;
   /** amount × commission_rate / 100, rounded to cents. */
   commission: number;
   formula: string;
+  /** One readable sentence with the rate and the calculation; says when the amount is a reference amount. */
+  answer: string;
 }
 
 export interface CompareRow {
@@ -108,6 +118,8 @@ export interface CompareResult {
   action_id: 'compare';
   products: QuickActionProduct[];
   rows: CompareRow[];
+  /** For a single product: which peers were picked, or that none exists; null for explicit product_codes. */
+  note: string | null;
 }
 
 export interface ScenarioResult {

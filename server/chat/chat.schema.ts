@@ -4,7 +4,11 @@ export const MessageBody = z.object({
   message: z.string().trim().min(1).max(8000),
   context: z
     .object({
-      product_id: z.number().int().positive().nullable().optional(),
+      // A numeric string ("12") is taken as the number: page state often keeps ids as strings.
+      product_id: z
+        .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().positive())
+        .nullable()
+        .optional(),
       page: z.string().trim().max(200).nullable().optional(),
     })
     .nullable()
@@ -17,24 +21,34 @@ export const QuickActionBody = z.object({
   params: z.record(z.string(), z.unknown()).default({}),
 });
 
+const productCode = z.string().trim().min(1).max(64);
+const productRefFields = { product_code: productCode.optional(), product_id: z.number().int().positive().optional() };
+const given = (...values: unknown[]) => values.filter((v) => v !== undefined).length;
+
 /** A product named by code or by id (one of them). */
 const ProductRef = z
-  .object({
-    product_code: z.string().trim().min(1).max(64).optional(),
-    product_id: z.number().int().positive().optional(),
-  })
-  .refine((v) => (v.product_code === undefined) !== (v.product_id === undefined), { message: 'give product_code or product_id (one of them)', path: ['product_code'] });
+  .object(productRefFields)
+  .refine((v) => given(v.product_code, v.product_id) === 1, { message: 'give product_code or product_id (one of them)', path: ['product_code'] });
 export type ProductRefInput = z.output<typeof ProductRef>;
 
-export const CommissionParams = z.intersection(ProductRef, z.object({ amount: z.number().positive().max(1e12) }));
+/** Without an amount (or with null) the answer is a worked example for a reference amount. */
+export const CommissionParams = z.intersection(ProductRef, z.object({ amount: z.number().positive().max(1e12).nullish() }));
 
-export const CompareParams = z.object({
-  product_codes: z
-    .array(z.string().trim().min(1).max(64))
-    .min(2, 'compare needs at least two product codes')
-    .max(10)
-    .refine((codes) => new Set(codes).size === codes.length, 'product codes must not repeat'),
-});
+/** Either the products to compare, or one product to compare with its nearest peers of the same category. */
+export const CompareParams = z
+  .object({
+    ...productRefFields,
+    product_codes: z
+      .array(productCode)
+      .min(2, 'compare needs at least two product codes')
+      .max(10)
+      .refine((codes) => new Set(codes).size === codes.length, 'product codes must not repeat')
+      .optional(),
+  })
+  .refine((v) => given(v.product_codes, v.product_code, v.product_id) === 1, {
+    message: 'give product_codes, product_code or product_id (one of them)',
+    path: ['product_codes'],
+  });
 
 export const ScenarioParams = z.intersection(
   ProductRef,

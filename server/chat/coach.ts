@@ -3,7 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
 import type { ChatMessage } from '../ai/llm.js';
 import { searchChunks, type ChunkHit } from '../knowledge/search.js';
-import { getProduct } from '../products/products.service.js';
+import { activeProductById } from './action-support.js';
 import { coachInstructions } from './coach-prompt.js';
 import { recentMessages } from './history.js';
 import type { MessageInput } from './chat.schema.js';
@@ -22,11 +22,13 @@ export async function retrieveChunks(db: Db, question: string): Promise<ChunkHit
   }
 }
 
-/** The product of the page context: an unknown id is a 404, an inactive product is left out. */
+/**
+ * The product of the page context when it is active. An unknown or inactive id is left out rather than refused:
+ * a client on a stale page (the product since deleted or retired) still gets an answer.
+ */
 export async function contextProduct(db: Db, productId: number | null | undefined): Promise<Product | null> {
   if (!productId) return null;
-  const product = await getProduct(db, productId);
-  return product.status === 'active' ? product : null;
+  return (await activeProductById(db, productId)) ?? null;
 }
 
 export interface CoachPrompt {

@@ -23,14 +23,17 @@ export const parseBody = <S extends z.ZodType>(ctx: Context, schema: S): z.outpu
 
 export const parseQuery = <S extends z.ZodType>(ctx: Context, schema: S): z.output<S> => parseWith(schema, ctx.query);
 
+/** Row ids are 32-bit integer columns (PostgreSQL refuses a larger value in a comparison with one). */
+const MAX_ROW_ID = 2_147_483_647;
+
 /**
  * A resource id from a route parameter: decimal digits only (so `0x1`, `1e0` or ` 1` never reach another row, 400).
- * A well-formed id that cannot exist (0, negative, beyond the safe integers) is a 404 like any other missing one.
+ * A well-formed id that cannot exist (0, negative, beyond 32 bits) is a 404 like any other missing one.
  */
 export function parseId(value: string | undefined, what: string): number {
   if (!value || !/^-?\d+$/.test(value)) throw validationFailed(`${what} id must be a positive integer`);
   const id = Number(value);
-  if (id < 1 || !Number.isSafeInteger(id)) throw notFound(what);
+  if (id < 1 || id > MAX_ROW_ID) throw notFound(what);
   return id;
 }
 

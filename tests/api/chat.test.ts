@@ -62,8 +62,14 @@ describe('AI coach chat /api/ai-chat', () => {
     const catalog = [
       { code: 'FUND-A', name: 'Steady Income Fund', category: 'capital_consulting', commission_rate: 2.5, risk_level: 'R2', summary: 'Low-volatility bond fund', attributes: { term: '12 months' } },
       { code: 'FUND-B', name: 'Growth Equity Fund', category: 'capital_consulting', commission_rate: 1.2, risk_level: 'R4', attributes: { lockup: '6 months' } },
-      { code: 'OLD-C', name: 'Retired Annuity Plan', status: 'inactive', commission_rate: 3 },
+      { code: 'OLD-C', name: 'Retired Annuity Plan', category: 'capital_consulting', status: 'inactive', commission_rate: 3 },
       { code: 'NORATE-D', name: 'Advisory Package' },
+      { code: 'INS-E', name: 'Family Protection Plan', category: 'insurance', commission_rate: 4, attributes: { Currency: 'CNY' } },
+      { code: 'FUND-F', name: 'Balanced Fund', category: 'capital_consulting', commission_rate: 1 },
+      { code: 'INS-G', name: 'Old Term Life', category: 'insurance', status: 'inactive', commission_rate: 5 },
+      { code: 'FUND-H', name: 'Money Market Fund', category: 'capital_consulting', commission_rate: 0.5 },
+      { code: 'PENSION-I', name: 'Pension Plan', category: 'pension', commission_rate: 2 },
+      { code: 'FUND-J', name: 'Index Fund', category: 'capital_consulting', commission_rate: 0.8 },
     ];
     for (const product of catalog) {
       const res = await ts.api.post('/api/products', { token: admin(), body: product });
@@ -126,15 +132,34 @@ describe('AI coach chat /api/ai-chat', () => {
       assert.deepEqual(sent.body.messages!.at(-1), { role: 'user', content: 'How do I pitch this fund?' });
     });
 
-    test('an inactive product is left out of the instructions; an unknown one is a 404', async () => {
-      const res = await send(bob.token, { message: 'Tell me about it', context: { product_id: products['OLD-C']!.id } });
-      assert.equal(res.status, 200);
-      assert.doesNotMatch(systemPrompt(modelA).content, /Retired Annuity Plan/);
-      const before = modelA.requests.length;
-      const unknown = await send(bob.token, { message: 'Tell me about it', context: { product_id: 999999 } });
-      assert.equal(unknown.status, 404);
-      assert.equal(unknown.body.error, 'not_found');
-      assert.equal(modelA.requests.length, before, 'no model call for a rejected request');
+    test('an inactive or unknown context product is left out and the chat still answers', async () => {
+      const carol = await ts.user();
+      for (const product_id of [products['OLD-C']!.id, 999999, 3_000_000_000]) {
+        modelA.behave({ chunks: ['Answer without product.'] });
+        const before = modelA.requests.length;
+        const res = await send(carol.token, { message: `Tell me about ${product_id}`, context: { product_id, page: 'product-detail' } });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(replyText(parseEvents(res.text)), 'Answer without product.');
+        assert.equal(modelA.requests.length, before + 1);
+        const system = systemPrompt(modelA).content;
+        assert.doesNotMatch(system, /Product in context/);
+        assert.doesNotMatch(system, /Retired Annuity Plan/);
+        assert.match(system, /product-detail/, 'the rest of the context is kept');
+      }
+      const history = (await ts.api.get('/api/ai-chat/history', { token: carol.token })).body.data.messages;
+      assert.equal(history.length, 6);
+      assert.ok(history.every((m: { product_id: unknown }) => m.product_id === null));
+    });
+
+    test('a numeric string product id is taken as the number', async () => {
+      const dave = await ts.user();
+      modelA.behave({ chunks: ['About FUND-A.'] });
+      const id = products['FUND-A']!.id;
+      const res = await send(dave.token, { message: 'Pitch it', context: { product_id: ` ${id} ` } });
+      assert.equal(res.status, 200, res.text);
+      assert.match(systemPrompt(modelA).content, /Product in context[^]*Steady Income Fund/);
+      const history = (await ts.api.get('/api/ai-chat/history', { token: dave.token })).body.data.messages;
+      assert.deepEqual(history.map((m: { product_id: unknown }) => m.product_id), [id, id]);
     });
 
     test('the top retrieved knowledge chunks go into the instructions', async () => {
@@ -170,7 +195,7 @@ describe('AI coach chat /api/ai-chat', () => {
     test('bad requests are rejected before any stream or model call', async () => {
       const before = modelA.requests.length;
       assert.equal((await ts.api.post('/api/ai-chat/message', { body: { message: 'hi' } })).status, 401);
-      for (const body of [{}, { message: '' }, { message: '   ' }, { message: 42 }, { message: 'hi', context: { product_id: 'abc' } }, { message: 'hi', context: { product_id: -1 } }, { message: 'x'.repeat(8001) }]) {
+      for (const body of [{}, { message: '' }, { message: '   ' }, { message: 42 }, { message: 'hi', context: { product_id: 'abc' } }, { message: 'hi', context: { product_id: -1 } }, { message: 'hi', context: { product_id: '-1' } }, { message: 'hi', context: { product_id: '0' } }, { message: 'hi', context: { product_id: '1.5' } }, { message: 'hi', context: { product_id: '' } }, { message: 'hi', context: { product_id: 1.5 } }, { message: 'x'.repeat(8001) }]) {
         const res = await send(alice.token, body);
         assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
         assert.equal(res.body.error, 'validation_failed');
@@ -368,17 +393,54 @@ describe('AI coach chat /api/ai-chat', () => {
         action_id: 'commission',
         product: { id: products['FUND-A']!.id, code: 'FUND-A', name: 'Steady Income Fund' },
         amount: 10000,
+        amount_given: true,
+        currency: null,
         commission_rate: 2.5,
         commission: 250,
         formula: '10000 × 2.5% = 250',
+        answer: 'Steady Income Fund (FUND-A) pays a 2.5% commission: 10,000 × 2.5% = 250.',
       });
       const byId = await run('commission', { product_id: products['FUND-B']!.id, amount: 1234.56 });
       assert.equal(byId.body.data.commission, 14.81);
+      assert.equal(byId.body.data.answer, 'Growth Equity Fund (FUND-B) pays a 1.2% commission: 1,234.56 × 1.2% = 14.81.');
+      const withCurrency = await run('commission', { product_code: 'INS-E', amount: 2500.5 });
+      assert.equal(withCurrency.status, 200, withCurrency.text);
+      assert.equal(withCurrency.body.data.currency, 'CNY');
+      assert.equal(withCurrency.body.data.commission, 100.02);
+      assert.equal(withCurrency.body.data.answer, 'Family Protection Plan (INS-E) pays a 4% commission: 2,500.5 CNY × 4% = 100.02 CNY.');
       assert.deepEqual([modelA.requests.length, modelB.requests.length], calls);
     });
 
+    test('commission without an amount answers with the rate and a worked example for 10,000', async () => {
+      for (const params of [{ product_code: 'FUND-A' }, { product_code: 'FUND-A', amount: null }]) {
+        const res = await run('commission', params);
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(res.body.data, {
+          action_id: 'commission',
+          product: { id: products['FUND-A']!.id, code: 'FUND-A', name: 'Steady Income Fund' },
+          amount: 10000,
+          amount_given: false,
+          currency: null,
+          commission_rate: 2.5,
+          commission: 250,
+          formula: '10000 × 2.5% = 250',
+          answer: 'Steady Income Fund (FUND-A) pays a 2.5% commission. No amount was given, so this is an example for a reference amount of 10,000: 10,000 × 2.5% = 250.',
+        });
+      }
+      const inCurrency = await run('commission', { product_id: products['INS-E']!.id });
+      assert.equal(inCurrency.status, 200, inCurrency.text);
+      assert.deepEqual([inCurrency.body.data.amount, inCurrency.body.data.amount_given, inCurrency.body.data.currency, inCurrency.body.data.commission], [10000, false, 'CNY', 400]);
+      assert.match(inCurrency.body.data.answer, /reference amount of 10,000 CNY: 10,000 CNY × 4% = 400 CNY\.$/);
+      assert.equal((await run('commission', { product_code: 'NOPE' })).status, 404);
+      assert.equal((await run('commission', { product_code: 'OLD-C' })).status, 404);
+      const noRate = await run('commission', { product_code: 'NORATE-D' });
+      assert.equal(noRate.status, 400);
+      assert.equal(noRate.body.error, 'commission_rate_missing');
+      assert.match(noRate.body.message, /"NORATE-D" has no commission rate/);
+    });
+
     test('commission rejects bad params, unknown or inactive products and products without a rate', async () => {
-      for (const params of [undefined, {}, { product_code: 'FUND-A' }, { product_code: 'FUND-A', amount: -5 }, { product_code: 'FUND-A', amount: '100' }, { amount: 100 }, { product_code: 'FUND-A', product_id: 1, amount: 100 }]) {
+      for (const params of [undefined, {}, { product_code: 'FUND-A', amount: 0 }, { product_code: 'FUND-A', amount: -5 }, { product_code: 'FUND-A', amount: '100' }, { amount: 100 }, { product_code: 'FUND-A', product_id: 1, amount: 100 }, { product_code: 7 }]) {
         const res = await run('commission', params);
         assert.equal(res.status, 400, JSON.stringify(params));
         assert.equal(res.body.error, 'validation_failed');
@@ -386,6 +448,7 @@ describe('AI coach chat /api/ai-chat', () => {
       assert.equal((await run('commission', { product_code: 'NOPE', amount: 100 })).status, 404);
       assert.equal((await run('commission', { product_code: 'OLD-C', amount: 100 })).status, 404);
       assert.equal((await run('commission', { product_id: 999999, amount: 100 })).status, 404);
+      assert.equal((await run('commission', { product_id: 3_000_000_000, amount: 100 })).status, 404);
       const noRate = await run('commission', { product_code: 'NORATE-D', amount: 100 });
       assert.equal(noRate.status, 400);
       assert.equal(noRate.body.error, 'commission_rate_missing');
@@ -406,6 +469,56 @@ describe('AI coach chat /api/ai-chat', () => {
       assert.deepEqual(row('summary'), [null, 'Low-volatility bond fund']);
       assert.deepEqual(row('attributes.lockup'), ['6 months', null]);
       assert.deepEqual(row('attributes.term'), [null, '12 months']);
+      assert.equal(res.body.data.note, null);
+    });
+
+    test('compare with one product picks up to two active products of its category, nearest id first', async () => {
+      const codes = async (params: unknown) => {
+        const res = await run('compare', params);
+        assert.equal(res.status, 200, res.text);
+        return res.body.data.products.map((p: { code: string }) => p.code);
+      };
+      const note = 'Compared with the 2 nearest active products in category "capital_consulting".';
+      // FUND-A's nearest neighbour OLD-C is inactive; FUND-F's and FUND-H's other neighbours are of other categories.
+      assert.deepEqual(await codes({ product_code: 'FUND-A' }), ['FUND-A', 'FUND-B', 'FUND-F']);
+      assert.deepEqual(await codes({ product_id: products['FUND-A']!.id }), ['FUND-A', 'FUND-B', 'FUND-F']);
+      // Equal distances: the lower id first (FUND-B before FUND-J, FUND-F before FUND-J).
+      assert.deepEqual(await codes({ product_code: 'FUND-F' }), ['FUND-F', 'FUND-H', 'FUND-B']);
+      assert.deepEqual(await codes({ product_code: 'FUND-H' }), ['FUND-H', 'FUND-F', 'FUND-J']);
+
+      const res = await run('compare', { product_code: 'FUND-H' });
+      assert.equal(res.body.data.note, note);
+      const rows = res.body.data.rows;
+      assert.deepEqual(rows.find((r: { field: string }) => r.field === 'commission_rate').values, [0.5, 1, 0.8]);
+      assert.deepEqual(rows.find((r: { field: string }) => r.field === 'category').values, ['capital_consulting', 'capital_consulting', 'capital_consulting']);
+    });
+
+    test('compare with one product that has no active peer returns its table alone with a note', async () => {
+      const alone = await run('compare', { product_code: 'INS-E' });
+      assert.equal(alone.status, 200, alone.text);
+      const { products: listed, rows, note } = alone.body.data;
+      assert.deepEqual(listed, [{ id: products['INS-E']!.id, code: 'INS-E', name: 'Family Protection Plan' }]);
+      assert.ok(rows.every((r: { values: unknown[] }) => r.values.length === 1));
+      assert.deepEqual(rows.find((r: { field: string }) => r.field === 'attributes.Currency').values, ['CNY']);
+      assert.equal(note, 'No comparable product exists: no other active product in category "insurance".');
+
+      const noCategory = await run('compare', { product_code: 'NORATE-D' });
+      assert.equal(noCategory.status, 200, noCategory.text);
+      assert.deepEqual(noCategory.body.data.products.map((p: { code: string }) => p.code), ['NORATE-D']);
+      assert.equal(noCategory.body.data.note, 'No comparable product exists: this product has no category.');
+    });
+
+    test('compare with one product: unknown or inactive is a 404, ambiguous params a 400', async () => {
+      for (const params of [{ product_code: 'NOPE' }, { product_code: 'OLD-C' }, { product_id: 999999 }, { product_id: 3_000_000_000 }]) {
+        const res = await run('compare', params);
+        assert.equal(res.status, 404, JSON.stringify(params));
+        assert.equal(res.body.error, 'not_found');
+      }
+      for (const params of [{ product_code: 'FUND-A', product_codes: ['FUND-A', 'FUND-B'] }, { product_code: 'FUND-A', product_id: products['FUND-B']!.id }, { product_code: '' }, { product_code: 7 }]) {
+        const res = await run('compare', params);
+        assert.equal(res.status, 400, JSON.stringify(params));
+        assert.equal(res.body.error, 'validation_failed');
+      }
     });
 
     test('compare needs two or more distinct, known, active codes', async () => {
