@@ -25,7 +25,7 @@ export const notFound = (what = 'Resource') => new AppError(404, ErrorCode.notFo
 export const conflict = (message: string) => new AppError(409, ErrorCode.conflict, message);
 export const payloadTooLarge = (message: string) => new AppError(413, ErrorCode.payloadTooLarge, message);
 
-/** Maps database driver errors that callers can cause (unique or foreign-key violations) to client errors. */
+/** Maps database driver errors that callers can cause (unique or foreign-key violations, numbers out of range) to client errors. */
 export function fromDriverError(err: unknown): AppError | undefined {
   const e = err as { code?: string; errno?: number; message?: string };
   const msg = e?.message ?? '';
@@ -35,5 +35,7 @@ export function fromDriverError(err: unknown): AppError | undefined {
   if (e?.code === '23503' || /SQLITE_CONSTRAINT: FOREIGN KEY/.test(msg)) {
     return badRequest('A referenced record does not exist', undefined, ErrorCode.validationFailed);
   }
+  // PostgreSQL's integer columns refuse a larger number even in a comparison (SQLite simply finds nothing).
+  if (e?.code === '22003') return badRequest('A number in the request is out of range', undefined, ErrorCode.validationFailed);
   return undefined;
 }

@@ -207,6 +207,7 @@ describe('products and courses', () => {
       assert.equal((await s.api.get('/api/courses/98765', { token: employee.token })).status, 404);
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { category: 'x' } })).status, 400);
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: [98765] } })).status, 400);
+      assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: [3_000_000_000] } })).status, 400, 'beyond 32 bits: 400 on both databases');
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: 'all' } })).status, 400);
       assert.equal((await s.api.post('/api/courses', { token: employee.token, body: { title: 'x' } })).status, 403);
     });
