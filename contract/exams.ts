@@ -214,7 +214,6 @@ export interface MistakeEntry {
 
 /** Domain error codes carried in the envelope's `error`. */
 export const ExamErrorCode = {
-  invalidAnswers: 'exam.invalid_answers',
   notEnoughQuestions: 'exam.not_enough_questions',
   attemptsExhausted: 'exam.attempts_exhausted',
   sessionClosed: 'exam.session_closed',

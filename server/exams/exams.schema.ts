@@ -34,9 +34,18 @@ export const QuestionListQuery = z.object({
 });
 export type QuestionFilter = z.output<typeof QuestionListQuery>;
 
+/** The spec does not name the self-test value: these spellings (any case) are accepted and stored as `self_test`. */
+const SELF_TEST_ALIASES = new Set(['self_test', 'self-test', 'selftest', 'self', 'practice']);
+const PaperType = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((type) => (SELF_TEST_ALIASES.has(type) ? 'self_test' : type))
+  .pipe(z.enum(['formal', 'self_test']));
+
 const PaperFields = z.object({
   name: text(200).min(1),
-  type: z.enum(['formal', 'self_test']),
+  type: PaperType,
   domain: text(100).min(1),
   question_count: z.number().int().min(1).max(500),
   total_score: z.number().int().min(1).max(10_000),
@@ -60,7 +69,7 @@ export type PaperInput = z.output<typeof PaperUpdate>;
 export const PaperIdQuery = z.object({ id: queryId });
 export const StartBody = z.object({ paper_id: positiveId });
 
-/** The map of rule 2.3.2; its values are checked against the session's questions by grading.parseAnswers. */
+/** The map of rule 2.3.2; only its shape is checked here, its values are read against the session by grading.parseAnswers. */
 const AnswerMap = z.record(z.string(), z.unknown());
 
 export const SubmitBody = z.object({
@@ -72,7 +81,17 @@ export type SubmitInput = z.output<typeof SubmitBody>;
 
 export const SaveAnswersBody = z.object({ answers: AnswerMap });
 
-export const RecordQuery = Paging.extend({ paper_id: queryId.optional() });
+const searchText = z.string().trim().max(200).optional();
+
+export const RecordQuery = Paging.extend({
+  paper_id: queryId.optional(),
+  /** Exact username of the record's user (an unknown one matches nothing). */
+  username: searchText,
+  /** Case-insensitive "contains" on the exam name of the record. */
+  exam_name: searchText,
+  /** Case-insensitive "contains" on the username, the full name or the exam name. */
+  keyword: searchText,
+});
 export const AdminRecordQuery = RecordQuery.extend({
   user_id: queryId.optional(),
   /** Alias of paper_id ("filter by exam"). */

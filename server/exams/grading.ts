@@ -1,6 +1,5 @@
-// Rule 2.3.2 answers: validation against a session's answer key, grading and scoring. Pure and linear in the question count.
-import { ExamErrorCode, type AnswerDetail, type AnswerValue, type QuestionType } from '../../contract/exams.js';
-import { AppError } from '../http/errors.js';
+// Rule 2.3.2 answers: reading them against a session's answer key, grading and scoring. Pure and linear in the question count.
+import type { AnswerDetail, AnswerValue, QuestionType } from '../../contract/exams.js';
 
 /** A question as frozen into a session at start: its option keys and correct keys. */
 export interface KeyedQuestion {
@@ -10,57 +9,64 @@ export interface KeyedQuestion {
   answer: string[];
 }
 
-/** The selected option keys per question id; a question that is absent was not answered. */
-export type Selection = Map<number, string[]>;
+/**
+ * One question's answer: the option keys it selects, or (graded wrong) what was sent when it cannot be read as
+ * keys of that question.
+ */
+export type Answer = { keys: string[] } | { unusable: AnswerValue };
 
-export interface AnswerProblem {
-  question_id: string;
-  problem: string;
+/** The answer per question id; a question that is absent was not answered. */
+export type Selection = Map<number, Answer>;
+
+const isScalar = (value: unknown): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value);
+
+/** The question's own spelling of a key sent in another case ("b" → "B", "TRUE" → "true"); unknown keys stay as sent. */
+const canonical = (question: KeyedQuestion, key: string): string => {
+  const wanted = key.trim().toLowerCase();
+  return question.keys.find((own) => own.toLowerCase() === wanted) ?? key;
+};
+
+/** The option keys a value names in a form the question type takes, or undefined when it has none. */
+function keysOf(question: KeyedQuestion, value: unknown): string[] | undefined {
+  if (question.type === 'multiple') {
+    if (typeof value === 'string') {
+      const whole = canonical(question, value);
+      return question.keys.includes(whole) ? [whole] : value.split(',').map((key) => key.trim()).filter(Boolean).map((key) => canonical(question, key));
+    }
+    if (Array.isArray(value) && value.every((key) => typeof key === 'string')) return [...new Set(value.map((key) => canonical(question, key)))];
+    return undefined;
+  }
+  // One key is expected; a list of one (the shape of a question's answer) is read as that key.
+  const one: unknown = Array.isArray(value) && value.length <= 1 ? (value[0] ?? '') : value;
+  if (question.type === 'true_false' && typeof one === 'boolean') return [String(one)];
+  if (typeof one === 'string') return one.trim() === '' ? [] : [canonical(question, one)];
+  return undefined;
 }
 
-function selectionOf(question: KeyedQuestion, value: unknown): string[] | string {
-  if (value === null || value === undefined) return [];
-  if (question.type === 'multiple') {
-    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return 'multiple choice expects an array of option keys';
-    if (new Set(value).size !== value.length) return 'an option key is repeated';
-    return value as string[];
-  }
-  if (typeof value !== 'string') {
-    return question.type === 'true_false' ? 'true/false expects the string "true" or "false"' : 'single choice expects one option key as a string';
-  }
-  return value === '' ? [] : [value];
+/** undefined = unanswered (null, "", []). */
+function answerOf(question: KeyedQuestion, value: unknown): Answer | undefined {
+  if (value === null || value === undefined) return undefined;
+  const keys = keysOf(question, value);
+  if (keys?.every((key) => question.keys.includes(key))) return keys.length ? { keys } : undefined;
+  // Recorded as sent, in the detail's string-or-array shape.
+  if (Array.isArray(value)) return { unusable: value.filter(isScalar).map(String) };
+  return { unusable: isScalar(value) ? String(value) : encode(question, []) };
 }
 
 /**
- * Checks a raw answer map (key = question id as a string) against the session's questions. Every problem is
- * reported at once as a 400; nothing is graded or stored when there is one.
+ * Reads a raw answer map (key = question id as a string) against the session's questions. Nothing is refused, so
+ * an attempt is never lost: keys that are not questions of the session are ignored, and a value that names no
+ * option of its question (an unknown key, a number, an array for single choice…) is kept as sent and graded wrong.
  */
 export function parseAnswers(questions: KeyedQuestion[], raw: Record<string, unknown>): Selection {
   const selection: Selection = new Map();
-  const problems: AnswerProblem[] = [];
-  let known = 0;
   // Walks the session's questions and looks each one up in the map (integer-like keys are array-indexed in V8):
   // no map of the questions to build, and the cost per question stays flat as exams grow.
   for (const question of questions) {
     const questionId = String(question.id);
     if (!Object.hasOwn(raw, questionId)) continue;
-    known++;
-    const selected = selectionOf(question, raw[questionId]);
-    if (typeof selected === 'string') {
-      problems.push({ question_id: questionId, problem: selected });
-      continue;
-    }
-    const unknown = selected.filter((key) => !question.keys.includes(key));
-    if (unknown.length) problems.push({ question_id: questionId, problem: `unknown option key(s): ${unknown.join(', ')}` });
-    else if (selected.length) selection.set(question.id, selected);
-  }
-  if (known !== Object.keys(raw).length) {
-    const ids = new Set(questions.map((q) => String(q.id)));
-    for (const key of Object.keys(raw)) if (!ids.has(key)) problems.push({ question_id: key, problem: 'not a question of this session' });
-  }
-  if (problems.length) {
-    const first = problems[0]!;
-    throw new AppError(400, ExamErrorCode.invalidAnswers, `Invalid answer for question ${first.question_id}: ${first.problem}`, problems);
+    const answer = answerOf(question, raw[questionId]);
+    if (answer) selection.set(question.id, answer);
   }
   return selection;
 }
@@ -85,16 +91,19 @@ export interface Grading {
 export function grade(questions: KeyedQuestion[], selection: Selection): Grading {
   let correct = 0;
   const detail = questions.map((question): AnswerDetail => {
-    const selected = selection.get(question.id) ?? [];
+    const answer = selection.get(question.id);
+    const selected = answer && 'keys' in answer ? answer.keys : [];
     const is_correct = isExactSet(selected, question.answer);
     if (is_correct) correct++;
-    return { question_id: question.id, is_correct, user_answer: encode(question, selected), correct_answer: encode(question, question.answer) };
+    const user_answer = answer && 'unusable' in answer ? answer.unusable : encode(question, selected);
+    return { question_id: question.id, is_correct, user_answer, correct_answer: encode(question, question.answer) };
   });
   return { detail, correct };
 }
 
 /**
- * total_score × correct / question_count, rounded half up to two decimals. Done in integers (hundredths) so that
+ * total_score × correct / the number of questions the session drew (fewer than the paper's question_count when
+ * the bank had fewer), rounded half up to two decimals. Done in integers (hundredths) so that
  * e.g. 100 × 2/3 is 66.67 and 5 × 1/8 is 0.63 exactly, with no binary floating-point drift.
  */
 export function scoreOf(totalScore: number, correct: number, questionCount: number): number {

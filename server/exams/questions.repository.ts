@@ -68,7 +68,7 @@ export async function updateQuestionRow(db: Db, id: number, q: QuestionContent):
   await db('questions').where({ id }).update({ ...toRow(q), updated_at: now() });
 }
 
-/** `count` active questions of the domain: a random draw in random order, or the first ones by id. */
+/** Up to `count` active questions of the domain (all of them when it has fewer): a random draw in random order, or the first ones by id. */
 export function drawQuestionRows(db: Db, domain: string, count: number, randomize: boolean): Promise<QuestionRow[]> {
   const query = db<QuestionRow>('questions').where({ domain, status: 'active' }).limit(count);
   return randomize ? query.orderByRaw('random()') : query.orderBy('id');

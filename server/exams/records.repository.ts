@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { paginate } from '../db/paginate.js';
+import { whereContains } from '../db/contains.js';
 import type { Page } from '../../contract/envelope.js';
 import type { AnswerDetail, AnswerValue, ExamRecord } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
@@ -73,13 +74,16 @@ const SUMMARY_COLUMNS = [
 const recordsWithOwner = (db: Db) =>
   db('exam_records as r').join('users as u', 'u.id', 'r.user_id').leftJoin('certificates as c', 'c.record_id', 'r.id');
 
-/** Newest first. `user_id` set = that user's records only (an employee's own view). */
+/** Newest first. `user_id` set = that user's records only (an employee's own view); the text filters narrow further. */
 export async function listRecords(db: Db, filter: RecordFilter): Promise<Page<ExamRecord>> {
   const base = recordsWithOwner(db);
   if (filter.user_id) base.where('r.user_id', filter.user_id);
   const paperId = filter.paper_id ?? filter.exam_id;
   if (paperId) base.where('r.paper_id', paperId);
   if (filter.passed !== undefined) base.where('r.passed', filter.passed);
+  if (filter.username !== undefined) base.where('u.username', filter.username);
+  if (filter.exam_name) whereContains(base, ['r.exam_name'], filter.exam_name);
+  if (filter.keyword) whereContains(base, ['u.username', 'u.full_name', 'r.exam_name'], filter.keyword);
   const order = [{ column: 'r.submitted_at', order: 'desc' as const }, { column: 'r.id', order: 'desc' as const }];
   return paginate(base, filter, (q) => q.select(SUMMARY_COLUMNS).orderBy(order), (row: RecordRow) => toRecord(row));
 }

@@ -64,11 +64,12 @@ export async function startExam(db: Db, user: User, paperId: number): Promise<St
   if (paper.max_attempts !== null && (await countStarts(db, user.id, paper.id)) >= paper.max_attempts) {
     throw new AppError(409, ExamErrorCode.attemptsExhausted, `All ${paper.max_attempts} attempts of this exam are used`);
   }
+  // A bank with fewer active questions than question_count gives them all; grading shares total_score among them.
   const rows = await drawQuestionRows(db, paper.domain, paper.question_count, paper.randomize);
-  if (rows.length < paper.question_count) {
-    throw new AppError(409, ExamErrorCode.notEnoughQuestions, `The exam needs ${paper.question_count} active questions of domain "${paper.domain}" but the bank has ${rows.length}`, {
+  if (!rows.length) {
+    throw new AppError(409, ExamErrorCode.notEnoughQuestions, `The exam cannot start: the question bank has no active questions of domain "${paper.domain}"`, {
       required: paper.question_count,
-      available: rows.length,
+      available: 0,
     });
   }
   const { id, name, type, total_score, pass_score, duration_minutes } = paper;

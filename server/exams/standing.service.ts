@@ -19,7 +19,7 @@ function standingStatus(s: PaperStanding): ExamStanding {
 function unavailableReason(paper: ExamPaper, standing: PaperStanding, available: number): string | null {
   if (paper.status !== 'active') return 'This exam is no longer offered';
   if (paper.max_attempts !== null && standing.starts >= paper.max_attempts) return `All ${paper.max_attempts} attempts are used`;
-  if (available < paper.question_count) return `The question bank has ${available} active questions for ${paper.question_count} required`;
+  if (available === 0) return 'The question bank has no active questions for this exam';
   return null;
 }
 
@@ -51,9 +51,10 @@ export async function listExams(db: Db, user: User): Promise<ExamListItem[]> {
   return papers.map((p) => listItem(p, standings.get(p.id) ?? NO_ATTEMPTS, counts.get(p.domain) ?? 0));
 }
 
-function instructions(paper: ExamPaper): string[] {
+function instructions(paper: ExamPaper, available: number): string[] {
+  const drawn = available > 0 ? Math.min(paper.question_count, available) : paper.question_count;
   const lines = [
-    `${paper.question_count} questions drawn from the ${paper.domain} question bank${paper.randomize ? ', in random order' : ''}.`,
+    `${drawn} questions drawn from the ${paper.domain} question bank${paper.randomize ? ', in random order' : ''}.`,
     `Time limit: ${paper.duration_minutes} minutes from the start. Answers can be saved while you work; a submit more than ${SUBMIT_GRACE_SECONDS} seconds after the limit is graded as at the deadline, with the answers saved by then.`,
     `Score: ${paper.total_score} points shared equally among the questions; pass with ${paper.pass_score}. Multiple choice counts only when exactly the correct options are chosen.`,
     'An exam can be submitted once; submitting again returns the same result.',
@@ -80,6 +81,6 @@ export async function examCover(db: Db, user: User, paperId: number): Promise<Ex
     randomize: paper.randomize,
     attempts_left: paper.max_attempts === null ? null : Math.max(0, paper.max_attempts - standing.starts),
     unavailable_reason: unavailableReason(paper, standing, available),
-    instructions: instructions(paper),
+    instructions: instructions(paper, available),
   };
 }

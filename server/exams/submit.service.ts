@@ -68,17 +68,11 @@ export interface SubmitRequest {
 /** What became of one submit of a batch: stored now, already consumed (replay the stored result), or refused. */
 export type SubmitOutcome = { stored: SubmitResult } | { replay: string } | { refused: AppError };
 
-/** Validates and grades one submit against its session; nothing is thrown, so one bad submit never fails a batch. */
+/** Grades one submit against its session; nothing is thrown, so one bad submit never fails a batch. */
 function prepare({ user, input, at }: SubmitRequest, session: ExamSession | undefined): SubmitOutcome | GradedSubmit {
   if (!session || session.user_id !== user.id) return { refused: notFound('Exam session') };
-  try {
-    const selection = parseAnswers(session.questions, input.answers);
-    if (session.submitted_at) return { replay: session.id };
-    return { session, user, result: evaluate(session, selection, input.time_spent_sec, at) };
-  } catch (error) {
-    if (error instanceof AppError) return { refused: error };
-    throw error;
-  }
+  if (session.submitted_at) return { replay: session.id };
+  return { session, user, result: evaluate(session, parseAnswers(session.questions, input.answers), input.time_spent_sec, at) };
 }
 
 /**

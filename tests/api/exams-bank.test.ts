@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { addPaper, addQuestion, addQuestions, questionBody, uniqueDomain } from './exams-fixtures.js';
+import { addPaper, addQuestion, addQuestions, allRight, questionBody, start, submit, uniqueDomain } from './exams-fixtures.js';
 
 let ts: TestServer;
 let employee: { id: number; token: string };
@@ -212,6 +212,37 @@ describe('exam papers', () => {
       { ...base, domain: '' },
     ];
     for (const body of bad) assertFailure(await ts.api.post('/api/exam/papers', { token: ts.adminToken, body }), 400, 'validation_failed');
+  });
+
+  test('the self-test type is also accepted as self-test, selftest, self or practice, and is stored as self_test', async () => {
+    const domain = uniqueDomain('selftest');
+    const bank = await addQuestions(ts, domain, 2);
+    const paper = await addPaper(ts, { name: 'Spelled self-test', type: 'self-test', domain, question_count: 2 });
+    assert.equal(paper.type, 'self_test');
+    assert.equal(paper.published_at, null, 'a self-test is not published');
+    assert.equal((await ts.api.get(`/api/exam/papers/${paper.id}`, { token: ts.adminToken })).body.data.type, 'self_test');
+    const stored = await ts.server.db('exam_papers').where({ id: paper.id }).first('type');
+    assert.equal(stored.type, 'self_test');
+
+    const taker = await ts.user('employee');
+    const session = await start(ts, taker.token, paper.id);
+    assert.equal(session.kind, 'self_test');
+    const result = await submit(ts, taker.token, session.session_id, allRight(session.questions, bank));
+    assert.equal(result.passed, true);
+    assert.equal(result.record_id, null, 'a self-test submit is not stored as a record');
+    assert.equal((await ts.api.get('/api/exam/record', { token: taker.token })).body.data.total, 0);
+
+    for (const type of ['selftest', 'self', 'practice', 'Self-Test', ' PRACTICE ']) {
+      const other = await addPaper(ts, { name: `Type ${type}`, type, domain });
+      assert.equal(other.type, 'self_test', type);
+    }
+    const formal = await ts.api.put(`/api/exam/papers/${paper.id}`, { token: ts.adminToken, body: { type: 'Formal' } });
+    assert.equal(formal.body.data.type, 'formal');
+    const back = await ts.api.put(`/api/exam/papers/${paper.id}`, { token: ts.adminToken, body: { type: 'practice' } });
+    assert.equal(back.body.data.type, 'self_test');
+    for (const type of ['self test', 'selftests', 'exam', '', 1]) {
+      assertFailure(await ts.api.put(`/api/exam/papers/${paper.id}`, { token: ts.adminToken, body: { type } }), 400, 'validation_failed');
+    }
   });
 
   test('publishing a formal paper notifies every active employee once; self-tests notify nobody', async () => {

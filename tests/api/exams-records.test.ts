@@ -9,8 +9,8 @@ let ts: TestServer;
 let bank: Question[];
 let paper: ExamPaperAdmin;
 let otherPaper: ExamPaperAdmin;
-let alice: { id: number; token: string };
-let bob: { id: number; token: string };
+let alice: { id: number; username: string; token: string };
+let bob: { id: number; username: string; token: string };
 let alicePassed: SubmitResult;
 let aliceFailed: SubmitResult;
 let bobPassed: SubmitResult;
@@ -142,6 +142,72 @@ describe('exam records', () => {
     assert.equal(detail.body.data.user_id, bob.id);
     assert.equal(detail.body.data.detail.length, 3);
     assert.equal((await ts.api.get('/api/system/exam-records/999999', { token: ts.adminToken })).status, 404);
+  });
+});
+
+describe('record filters: username, exam_name, keyword', () => {
+  type Row = { user_id: number; exam_name: string };
+  const page = async (path: string, token = ts.adminToken) => {
+    const res = await ts.api.get(path, { token });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data as { items: Row[]; total: number };
+  };
+
+  for (const path of ['/api/system/exam-records', '/api/exam/record']) {
+    test(`${path} (admin) narrows by exact username; an unknown one gives an empty page`, async () => {
+      assert.equal((await page(`${path}?size=100`)).total, 4);
+      const ofAlice = await page(`${path}?username=${alice.username}`);
+      assert.equal(ofAlice.total, 3);
+      assert.ok(ofAlice.items.every((r) => r.user_id === alice.id));
+      const ofBob = await page(`${path}?username=${bob.username}`);
+      assert.equal(ofBob.total, 1);
+      assert.equal(ofBob.items[0]!.user_id, bob.id);
+      for (const username of ['nobody-at-all', alice.username.slice(0, -1), alice.username.toUpperCase(), '']) {
+        const none = await page(`${path}?username=${encodeURIComponent(username)}`);
+        assert.equal(none.total, 0, `username "${username}" matches nobody`);
+        assert.deepEqual(none.items, []);
+      }
+      assert.equal((await page(`${path}?username=${alice.username}&paper_id=${otherPaper.id}`)).total, 1);
+    });
+
+    test(`${path} (admin) narrows by exam_name, case-insensitive contains`, async () => {
+      const second = await page(`${path}?exam_name=SECOND`);
+      assert.equal(second.total, 1);
+      assert.equal(second.items[0]!.exam_name, 'Second exam');
+      const records = await page(`${path}?exam_name=ords ex`);
+      assert.equal(records.total, 3);
+      assert.ok(records.items.every((r) => r.exam_name === 'Records exam'));
+      assert.equal((await page(`${path}?exam_name=exam`)).total, 4);
+      assert.equal((await page(`${path}?exam_name=exam%25`)).total, 0, '% is matched literally');
+      assert.equal((await page(`${path}?exam_name=Physics`)).total, 0);
+    });
+
+    test(`${path} (admin) narrows by keyword over username, full name and exam name`, async () => {
+      const byFullName = await page(`${path}?keyword=alice%20EX`);
+      assert.equal(byFullName.total, 3);
+      assert.ok(byFullName.items.every((r) => r.user_id === alice.id));
+      const byUsername = await page(`${path}?keyword=${bob.username.slice(2).toUpperCase()}`);
+      assert.equal(byUsername.total, 1);
+      assert.equal(byUsername.items[0]!.user_id, bob.id);
+      assert.equal((await page(`${path}?keyword=second`)).total, 1, 'by exam name');
+      assert.equal((await page(`${path}?keyword=alice&exam_name=records`)).total, 2);
+      assert.equal((await page(`${path}?keyword=zzz-nothing`)).total, 0);
+    });
+  }
+
+  test('an employee filters only within their own records', async () => {
+    assert.equal((await page(`/api/exam/record?username=${bob.username}`, alice.token)).total, 0);
+    assert.equal((await page(`/api/exam/record?username=${alice.username}`, alice.token)).total, 3);
+    assert.equal((await page(`/api/exam/record?keyword=${bob.username}`, alice.token)).total, 0);
+    assert.equal((await page('/api/exam/record?exam_name=second', alice.token)).total, 1);
+  });
+
+  test('a text filter longer than 200 characters is a 400', async () => {
+    for (const name of ['username', 'exam_name', 'keyword']) {
+      const res = await ts.api.get(`/api/system/exam-records?${name}=${'x'.repeat(201)}`, { token: ts.adminToken });
+      assert.equal(res.status, 400, name);
+      assert.equal(res.body.error, 'validation_failed');
+    }
   });
 });
 
