@@ -169,4 +169,5 @@ export const WorkbenchErrorCode = {
   definitionInUse: 'workbench.definition_in_use',
   skillUnavailable: 'workbench.skill_unavailable',
   skillOutputInvalid: 'workbench.skill_output_invalid',
+  speakersRequired: 'workbench.speakers_required',
 } as const;

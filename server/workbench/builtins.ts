@@ -64,7 +64,41 @@ export const BUILTIN_SKILLS: BuiltinSkill[] = [
     ].join('\n'),
     config: {},
   },
+  {
+    key: 'call_review',
+    name: 'Call review by speaker',
+    description: 'Reviews a transcribed customer call speaker by speaker: who asked what, needs, objections, commitments and next steps.',
+    output_kind: 'report',
+    prompt_template: [
+      'Review the customer call transcript below. Each line starts with the speaker label.',
+      'Request: {{message}}',
+      '',
+      'Write markdown: a "# Call review" heading, then one section per speaker with what they said that matters',
+      '(questions, needs, objections, commitments), then "Next steps" as a list naming who does what.',
+      'Attribute every point to the speaker label it came from; never guess a speaker.',
+      '',
+      '{{documents}}',
+    ].join('\n'),
+    // Its sections are per speaker, so it refuses a transcript without speaker labels (note 4.11).
+    config: { requires_speakers: true },
+  },
 ];
+
+/** The definitions row of a built-in skill (migrations seed them). */
+export const builtinSkillRow = (s: BuiltinSkill, stamp: string) => ({
+  object_kind: 'skill',
+  key: s.key,
+  name: s.name,
+  description: s.description,
+  state: 'active',
+  exposed_to_user: true,
+  output_kind: s.output_kind,
+  prompt_template: s.prompt_template,
+  config_json: JSON.stringify(s.config),
+  builtin: true,
+  created_at: stamp,
+  updated_at: stamp,
+});
 
 export const GENERAL_ASSISTANT = {
   key: GENERAL_ASSISTANT_KEY,

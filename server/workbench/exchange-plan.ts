@@ -2,16 +2,17 @@
 // Nothing is written here, so every 4xx comes back in the envelope before a task or run exists.
 import type { Db } from '../db/knex.js';
 import type { ChatMessage } from '../ai/llm.js';
-import type { RunInput, Skill, Specialist, Task, TaskRun } from '../../contract/workbench.js';
+import type { RunInput, Skill, Specialist, Task, TaskDocument, TaskRun } from '../../contract/workbench.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
-import { AppError } from '../http/errors.js';
+import { AppError, validationFailed } from '../http/errors.js';
 import { findSkillsByKeys, skillConfig } from './definitions.service.js';
 import { resolveSpecialist } from './specialists.service.js';
 import { findOwnProject } from './projects.service.js';
 import { findOwnTask, recentRuns } from './tasks.repository.js';
 import { systemInstructions } from './instructions.js';
 import { formatDocuments, renderSkillPrompt } from './skill-io.js';
-import type { WorkerChatInput } from './worker.schema.js';
+import { MAX_DOCUMENT_CHARS, type WorkerChatInput } from './worker.schema.js';
+import { assertSpeakerLabels, requiresSpeakers, resolveDocuments } from './transcript-documents.js';
 
 const HISTORY_RUNS = 10;
 const HISTORY_CHARS = 4_000;
@@ -50,9 +51,9 @@ const history = (runs: TaskRun[]): ChatMessage[] =>
     { role: 'assistant', content: clip(run.output) },
   ]);
 
-function userMessage(body: WorkerChatInput, skill: Skill | undefined): string {
-  if (skill) return renderSkillPrompt(skill.prompt_template, { message: body.message, documents: body.documents ?? [], inputs: body.inputs ?? {} }, skillConfig(skill));
-  return body.documents ? `${body.message}\n\n${formatDocuments(body.documents)}` : body.message;
+function userMessage(body: WorkerChatInput, documents: TaskDocument[] | undefined, skill: Skill | undefined): string {
+  if (skill) return renderSkillPrompt(skill.prompt_template, { message: body.message, documents: documents ?? [], inputs: body.inputs ?? {} }, skillConfig(skill));
+  return documents ? `${body.message}\n\n${formatDocuments(documents)}` : body.message;
 }
 
 export async function planExchange(db: Db, userId: number, body: WorkerChatInput): Promise<ExchangePlan> {
@@ -65,10 +66,16 @@ export async function planExchange(db: Db, userId: number, body: WorkerChatInput
   if (body.skill_key !== undefined && !skill) {
     throw new AppError(400, WorkbenchErrorCode.skillUnavailable, `The skill "${body.skill_key}" is not an active skill of the specialist "${specialist.key}"`);
   }
+  const resolved = body.documents && (await resolveDocuments(db, userId, body.documents));
+  if (skill && requiresSpeakers(skill)) assertSpeakerLabels(skill, resolved ?? []);
+  const documents = resolved?.map(({ name, content }) => ({ name, content }));
+  if (documents && documents.reduce((n, d) => n + d.content.length, 0) > MAX_DOCUMENT_CHARS) {
+    throw validationFailed(`Invalid documents: documents may hold ${MAX_DOCUMENT_CHARS} characters in all`);
+  }
   const past = task ? await recentRuns(db, task.id, HISTORY_RUNS) : [];
   const input: RunInput = { message: body.message };
   if (skill) input.skill_key = skill.key;
-  if (body.documents) input.documents = body.documents;
+  if (documents) input.documents = documents;
   if (body.inputs) input.inputs = body.inputs;
   return {
     userId,
@@ -78,6 +85,6 @@ export async function planExchange(db: Db, userId: number, body: WorkerChatInput
     specialist,
     skill,
     input,
-    messages: [{ role: 'system', content: systemInstructions(specialist, skills, skill) }, ...history(past), { role: 'user', content: userMessage(body, skill) }],
+    messages: [{ role: 'system', content: systemInstructions(specialist, skills, skill) }, ...history(past), { role: 'user', content: userMessage(body, documents, skill) }],
   };
 }

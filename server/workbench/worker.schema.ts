@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { KeyField, atLeastOneField, text } from './fields.js';
 
-const MAX_DOCUMENT_CHARS = 1_000_000;
+export const MAX_DOCUMENT_CHARS = 1_000_000;
 
-const Document = z.object({
-  name: text(200).min(1),
-  content: z.string().min(1).max(MAX_DOCUMENT_CHARS),
-});
+const Document = z.union([
+  z.object({ name: text(200).min(1), content: z.string().min(1).max(MAX_DOCUMENT_CHARS) }),
+  /** One of the caller's transcriptions (POST /api/audio/transcribe), its text with speaker labels when it has them. */
+  z.object({ transcription_id: z.number().int().positive().max(2_147_483_647), name: text(200).min(1).optional() }),
+]);
 
 export const WorkerChatBody = z
   .object({
@@ -22,7 +23,7 @@ export const WorkerChatBody = z
     /** Template values of a skill run, e.g. {fields: [...]} or {checklist: [...]}. */
     inputs: z.record(z.string(), z.unknown()).optional(),
   })
-  .refine((v) => (v.documents ?? []).reduce((n, d) => n + d.content.length, 0) <= MAX_DOCUMENT_CHARS, {
+  .refine((v) => (v.documents ?? []).reduce((n, d) => n + ('content' in d ? d.content.length : 0), 0) <= MAX_DOCUMENT_CHARS, {
     message: `documents may hold ${MAX_DOCUMENT_CHARS} characters in all`,
     path: ['documents'],
   })

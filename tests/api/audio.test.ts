@@ -7,6 +7,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { form } from './media-fixtures.js';
+import { chatOk, useFakeModel, workerChat } from './workbench.fixtures.js';
 
 const ESPEAK_MISSING = spawnSync('espeak-ng', ['--version']).error !== undefined;
 const CLOUD_KEY = 'sk-audio-cloud-4242';
@@ -253,5 +254,41 @@ describe('speech-to-text /api/audio', () => {
     assert.equal((await ts.api.get('/api/audio/transcriptions/abc', { token: bob.token })).status, 400);
     assert.equal((await ts.api.get('/api/audio/transcriptions?size=0', { token: bob.token })).status, 400);
     cloud.behave({});
+  });
+
+  test('a workbench step that needs speakers runs on a labelled transcript and refuses one without labels', async () => {
+    await clearRoutes();
+    await addCloudRoute();
+    cloud.behave({ transcription: { text: 'rates please fixed for a year', segments: [{ start: 0, end: 1, text: 'rates please', speaker: 'Customer' }, { start: 1, end: 2, text: 'fixed for a year', speaker: 'Adviser' }] } });
+    const labelled = (await transcribe(alice.token, 'call.wav', tone, { speakers: 'true' })).body.data;
+    cloud.behave({ transcription: { text: 'rates please fixed for a year', segments: [{ start: 0, end: 2, text: 'rates please fixed for a year' }] } });
+    const unlabelled = (await transcribe(alice.token, 'call2.wav', tone, { speakers: 'true' })).body.data;
+    assert.deepEqual([labelled.has_speakers, unlabelled.has_speakers], [true, false]);
+    const chatModel = await useFakeModel(ts);
+    try {
+      const tasksBefore = (await ts.api.get('/api/worker/my-tasks', { token: alice.token })).body.data.length;
+      const ok = await chatOk(ts, alice.token, { message: 'Review this call.', skill_key: 'call_review', documents: [{ transcription_id: labelled.id }] });
+      const prompt = chatModel.requests.at(-1)!.body.messages!.at(-1)!.content;
+      assert.match(prompt, /--- Document 1: call\.wav ---\nCustomer: rates please\nAdviser: fixed for a year\n/, 'the transcript goes in with its speaker labels');
+      assert.ok(ok.taskId > 0);
+
+      const requests = chatModel.requests.length;
+      for (const documents of [[{ transcription_id: unlabelled.id }], [{ transcription_id: labelled.id }, { name: 'notes.txt', content: 'typed notes' }]]) {
+        const refused = await workerChat(ts, alice.token, { message: 'Review this call.', skill_key: 'call_review', documents });
+        assert.equal(refused.status, 400, JSON.stringify(refused.envelope));
+        assert.equal(refused.envelope.error, 'workbench.speakers_required');
+        assert.match(refused.envelope.message, /needs transcripts with speaker labels/);
+      }
+      assert.equal(chatModel.requests.length, requests, 'nothing went to the model');
+      assert.equal((await ts.api.get('/api/worker/my-tasks', { token: alice.token })).body.data.length, tasksBefore + 1, 'the refusals created no task');
+
+      await chatOk(ts, alice.token, { message: 'Summarise this call.', skill_key: 'document_summary', documents: [{ transcription_id: unlabelled.id }] });
+      assert.match(chatModel.requests.at(-1)!.body.messages!.at(-1)!.content, /rates please fixed for a year/, 'a step that does not need speakers takes the plain transcript');
+      const foreign = await workerChat(ts, bob.token, { message: 'Summarise.', skill_key: 'document_summary', documents: [{ transcription_id: labelled.id }] });
+      assert.equal(foreign.status, 404, 'another user\'s transcription is not found');
+    } finally {
+      await chatModel.close();
+      cloud.behave({});
+    }
   });
 });

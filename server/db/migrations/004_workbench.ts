@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BUILTIN_SKILLS, GENERAL_ASSISTANT } from '../../workbench/builtins.js';
+import { BUILTIN_SKILLS, GENERAL_ASSISTANT, builtinSkillRow } from '../../workbench/builtins.js';
 
 const timestamps = (t: Knex.CreateTableBuilder) => {
   t.string('created_at', 32).notNullable();
@@ -114,22 +114,7 @@ export async function up(db: Knex): Promise<void> {
 
 async function seed(db: Knex): Promise<void> {
   const stamp = new Date().toISOString();
-  await db('workbench_definitions').insert(
-    BUILTIN_SKILLS.map((s) => ({
-      object_kind: 'skill',
-      key: s.key,
-      name: s.name,
-      description: s.description,
-      state: 'active',
-      exposed_to_user: true,
-      output_kind: s.output_kind,
-      prompt_template: s.prompt_template,
-      config_json: JSON.stringify(s.config),
-      builtin: true,
-      created_at: stamp,
-      updated_at: stamp,
-    })),
-  );
+  await db('workbench_definitions').insert(BUILTIN_SKILLS.map((s) => builtinSkillRow(s, stamp)));
   await db('specialists').insert({
     key: GENERAL_ASSISTANT.key,
     name: GENERAL_ASSISTANT.name,

@@ -6,6 +6,7 @@ import * as workbench from './004_workbench.js';
 import * as knowledge from './005_knowledge.js';
 import * as ai from './006_ai.js';
 import * as audio from './007_audio.js';
+import * as builtinSkills from './008_builtin_skills.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '005_knowledge': knowledge,
   '006_ai': ai,
   '007_audio': audio,
+  '008_builtin_skills': builtinSkills,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
