@@ -110,6 +110,33 @@ describe('desktop UI in Chromium', { skip }, () => {
     assert.equal(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked), undefined);
   });
 
+  test('the coach\'s quick actions work on the chosen product: commission with and without an amount, comparison', async () => {
+    const category = `savings_${suffix}`;
+    const make = async (name: string, code: string, rate: number) => {
+      const res = await server.api.post('/api/products', { token: server.adminToken, body: { name, code, category, commission_rate: rate } });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data as { id: number };
+    };
+    const steady = await make(`Steady ${suffix}`, `ST-${suffix}`, 2.5);
+    await make(`Growth ${suffix}`, `GR-${suffix}`, 1.5);
+    await new Shell(page).open('AI coach');
+    const actions = page.getByRole('region', { name: 'Quick actions' });
+    await actions.getByText('Choose a product above to use the quick actions.').waitFor();
+    await page.getByLabel('Product', { exact: true }).selectOption(String(steady.id));
+
+    await actions.getByRole('button', { name: 'Commission calculator' }).click();
+    await actions.getByText(`Steady ${suffix} (ST-${suffix}) pays a 2.5% commission`, { exact: false }).waitFor();
+    await actions.getByText('10,000 × 2.5% = 250', { exact: false }).waitFor();
+    await actions.getByLabel('Amount').fill('20000');
+    await actions.getByRole('button', { name: 'Commission calculator' }).click();
+    await actions.getByText('20,000 × 2.5% = 500', { exact: false }).waitFor();
+
+    await actions.getByRole('button', { name: 'Compare products' }).click();
+    const table = actions.getByRole('table', { name: 'Product comparison' });
+    await table.getByRole('columnheader', { name: `Growth ${suffix}` }).waitFor();
+    assert.deepEqual(await table.getByRole('row', { name: /Commission rate/ }).getByRole('cell').allTextContents(), ['2.5', '1.5']);
+  });
+
   test('an employee sees no administration', async () => {
     const employee = await server.user('employee');
     await new Shell(page).nav.getByRole('button', { name: 'Log out' }).click();

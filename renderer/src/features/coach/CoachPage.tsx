@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice, Loading } from '../../components/states';
 import { listProducts, productKeys } from '../products/api';
 import { clearHistory, coachKeys, getHistory, sendCoachMessage } from './api';
+import { QuickActions } from './QuickActions';
 
 interface Line {
   id: string;
@@ -87,7 +88,7 @@ export function CoachPage() {
           <>
             <label className="inline-field">
               <span>Product</span>
-              <select value={productId ?? ''} onChange={(e) => navigate(e.target.value ? `/coach?product=${e.target.value}` : '/coach')}>
+              <select aria-label="Product" value={productId ?? ''} onChange={(e) => navigate(e.target.value ? `/coach?product=${e.target.value}` : '/coach')}>
                 <option value="">Any product</option>
                 {products.data?.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -113,6 +114,7 @@ export function CoachPage() {
         }
       />
       {clear.error && <ErrorNotice error={clear.error} />}
+      <QuickActions productId={productId} />
       <div className="chat panel" aria-live="polite">
         {history.error && <ErrorNotice error={history.error} onRetry={history.reload} />}
         {lines === null && !history.error && <Loading label="Loading the conversation…" />}

@@ -1,6 +1,6 @@
 import { api } from '../../api/client';
 import { postEventStream } from '../../api/event-stream';
-import type { ChatHistoryMessage, ChatStreamEvent } from '../../api/types';
+import type { ChatHistoryMessage, ChatStreamEvent, QuickAction, QuickActionId, QuickActionResult } from '../../api/types';
 
 export const coachKeys = { history: 'coach/history' };
 
@@ -15,3 +15,6 @@ export interface CoachMessage {
 /** Streams the coach's reply; `onEvent` sees each `text`, then `done` or `error`. */
 export const sendCoachMessage = (body: CoachMessage, onEvent: (event: ChatStreamEvent) => void, signal: AbortSignal) =>
   postEventStream<ChatStreamEvent>('/ai-chat/message', body, onEvent, signal);
+
+export const listQuickActions = (signal?: AbortSignal) => api.get<{ actions: QuickAction[] }>('/ai-chat/quick-actions', { signal });
+export const runQuickAction = (action_id: QuickActionId, params: Record<string, unknown>) => api.post<QuickActionResult>('/ai-chat/quick-action', { action_id, params });
