@@ -22,6 +22,7 @@ const isScalar = (value: unknown): value is string | number | boolean => ['strin
 
 /** The question's own spelling of a key sent in another case ("b" → "B", "TRUE" → "true"); unknown keys stay as sent. */
 const canonical = (question: KeyedQuestion, key: string): string => {
+  if (question.keys.includes(key)) return key;
   const wanted = key.trim().toLowerCase();
   return question.keys.find((own) => own.toLowerCase() === wanted) ?? key;
 };
