@@ -4,7 +4,7 @@ import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { sendRaw } from '../http/envelope.js';
 import { parseId, parseQuery } from '../http/validate.js';
-import { AdminRecordQuery, RecordQuery } from './exams.schema.js';
+import { AdminRecordQuery } from './exams.schema.js';
 import { listRecords } from './records.repository.js';
 import { listVisibleRecords, recordDetail, recordKey, visibleCertificate } from './records.service.js';
 import { listCertificates } from './certificates.repository.js';
@@ -14,7 +14,7 @@ export function recordRoutes({ db, requireUser }: Deps): Router {
   const router = new Router({ prefix: '/exam' });
 
   router.get('/record', requireUser, async (ctx) => {
-    ctx.body = await listVisibleRecords(db, currentUser(ctx), parseQuery(ctx, RecordQuery));
+    ctx.body = await listVisibleRecords(db, currentUser(ctx), parseQuery(ctx, AdminRecordQuery));
   });
   router.get('/record/:recordId', requireUser, async (ctx) => {
     ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.recordId));

@@ -12,8 +12,9 @@ import { findCertificate } from './certificates.repository.js';
 const isAdmin = (user: User) => user.role === 'admin';
 
 /** GET /exam/record: an employee sees their own records, an admin everyone's. */
-export const listVisibleRecords = (db: Db, viewer: User, filter: Omit<RecordFilter, 'user_id'>): Promise<Page<ExamRecord>> =>
-  listRecords(db, { ...filter, user_id: isAdmin(viewer) ? undefined : viewer.id });
+/** GET /exam/record: an admin sees everyone's (and may filter as on /system/exam-records), anyone else their own. */
+export const listVisibleRecords = (db: Db, viewer: User, filter: RecordFilter): Promise<Page<ExamRecord>> =>
+  listRecords(db, isAdmin(viewer) ? filter : { ...filter, user_id: viewer.id });
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

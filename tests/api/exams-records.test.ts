@@ -89,6 +89,10 @@ describe('exam records', () => {
     const users = new Set(res.body.data.items.map((r: { user_id: number }) => r.user_id));
     assert.ok(users.has(alice.id) && users.has(bob.id));
     assert.equal(res.body.data.total, 4);
+    const ofBob = await ts.api.get(`/api/exam/record?user_id=${bob.id}&passed=true`, { token: ts.adminToken });
+    assert.ok(ofBob.body.data.total >= 1 && ofBob.body.data.items.every((r: { user_id: number; passed: boolean }) => r.user_id === bob.id && r.passed), 'the admin filters apply here too');
+    const aliceAsksForBob = await ts.api.get(`/api/exam/record?user_id=${bob.id}`, { token: alice.token });
+    assert.ok(aliceAsksForBob.body.data.items.every((r: { user_id: number }) => r.user_id === alice.id), 'an employee still sees only their own');
   });
 
   test('record detail: own or admin; another employee gets 404', async () => {

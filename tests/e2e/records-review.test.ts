@@ -154,6 +154,26 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
     await page.screenshot({ path: screenshot('knowledge-review'), fullPage: true });
   });
 
+  test('an admin finds everyone\'s exam records by person and result; "My records" stays their own', async () => {
+    const shell = new Shell(page);
+    await shell.open('Exam records');
+    const table = page.getByRole('table', { name: 'Exam records' });
+    const row = table.getByRole('row').filter({ hasText: examName });
+    await row.getByText(employee.username).waitFor();
+    const search = page.getByRole('search', { name: 'Find exam records' });
+    await search.getByLabel('Person or exam').fill(employee.username);
+    await search.getByRole('button', { name: 'Search' }).click();
+    await row.getByText('Passed', { exact: true }).waitFor();
+    await search.getByLabel('Result').selectOption('false');
+    await page.getByText('No record matches.').waitFor();
+    await search.getByLabel('Result').selectOption('');
+    await row.getByRole('link', { name: examName }).click();
+    await page.getByRole('heading', { name: examName }).waitFor();
+
+    await shell.open('My records');
+    await page.getByText('No exam records yet.').waitFor();
+  });
+
   test('no script errors or failed requests', () => {
     assert.deepEqual(pageErrors, []);
   });

@@ -63,6 +63,7 @@ export function Shell() {
   ];
   const admin: NavItem[] = [
     { to: '/admin/users', label: 'Users' },
+    { to: '/admin/records', label: 'Exam records' },
     { to: '/admin/media', label: 'Media review' },
     { to: '/admin/knowledge', label: 'Knowledge review' },
     { to: '/admin/config', label: 'System settings' },

@@ -8,6 +8,7 @@ import { NotificationsPage } from '../features/notifications/NotificationsPage';
 import { ExamsPage } from '../features/exams/ExamsPage';
 import { ExamPage } from '../features/exams/ExamPage';
 import { CoachPage } from '../features/coach/CoachPage';
+import { AdminRecordsPage } from '../features/records/AdminRecordsPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { SystemConfigPage } from '../features/admin/SystemConfigPage';
 import { RecordsPage } from '../features/records/RecordsPage';
@@ -46,6 +47,7 @@ const routes: Route[] = [
   { path: '/coach', render: () => <CoachPage /> },
   { path: '/notifications', render: (_, isAdmin) => <NotificationsPage canOpen={(link) => findRoute(link.split('?')[0]!, isAdmin) !== null} /> },
   { path: '/admin/users', adminOnly: true, render: () => <UsersPage /> },
+  { path: '/admin/records', adminOnly: true, render: () => <AdminRecordsPage /> },
   { path: '/admin/media', adminOnly: true, render: () => <MediaReviewPage /> },
   { path: '/admin/knowledge', adminOnly: true, render: () => <KnowledgeReviewPage /> },
   { path: '/admin/config', adminOnly: true, render: () => <SystemConfigPage /> },

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '../../app/query';
 import { Link } from '../../app/router';
 import { PageHeader } from '../../components/PageHeader';
-import { Pill } from '../../components/Pill';
 import { Empty, ErrorNotice, QueryView } from '../../components/states';
-import { formatClock, formatDateTime } from '../../components/format';
+import { formatDateTime } from '../../components/format';
+import { useSession } from '../../app/session';
+import { RecordsTable } from './RecordsTable';
 import type { Certificate } from '../../api/types';
 import { Pager } from '../review/Pager';
 import { downloadCertificate, listCertificates, listRecords, recordKeys } from './api';
@@ -23,47 +24,15 @@ export function RecordsPage() {
 
 function Records() {
   const [page, setPage] = useState(1);
-  const records = useQuery(recordKeys.list(page), (signal) => listRecords(page, signal));
+  const { user } = useSession();
+  // An admin's /exam/record lists everyone's: "My records" asks for the caller's own.
+  const records = useQuery(recordKeys.list(page), (signal) => listRecords(page, user!.id, signal));
   return (
     <QueryView query={records}>
       {(data) =>
         data.items.length ? (
           <>
-            <div className="panel panel-flush">
-              <table className="table" aria-label="Exam records">
-                <thead>
-                  <tr>
-                    <th>Exam</th>
-                    <th>Submitted</th>
-                    <th>Score</th>
-                    <th>Correct</th>
-                    <th>Time</th>
-                    <th>Result</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((record) => (
-                    <tr key={record.id}>
-                      <td>
-                        <Link to={`/records/${record.id}`}>{record.exam_name}</Link>
-                        {record.late && <div className="muted small">Submitted late</div>}
-                      </td>
-                      <td>{formatDateTime(record.submitted_at)}</td>
-                      <td>
-                        {record.score} / {record.total_score}
-                      </td>
-                      <td>
-                        {record.correct_count} of {record.question_count}
-                      </td>
-                      <td>{formatClock(record.time_spent_sec)}</td>
-                      <td>
-                        <Pill tone={record.passed ? 'success' : 'danger'}>{record.passed ? 'Passed' : 'Not passed'}</Pill>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RecordsTable records={data.items} />
             <Pager page={data} onPage={setPage} />
           </>
         ) : (
