@@ -54,13 +54,14 @@ export async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.status, envelope?.error ?? 'http_error', envelope?.message ?? `The server answered ${res.status}.`, envelope?.details);
 }
 
-/** Same-origin JSON request; resolves the envelope's data or rejects with an ApiError. */
+/** Same-origin request with a JSON body (or a FormData one, sent as multipart); resolves the envelope's data or rejects with an ApiError. */
 export async function request<T>(method: string, path: string, { body, query, signal }: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    res = await fetch(apiUrl(path, query), { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body), signal });
   } catch (err) {
     if (isAbort(err)) throw err;
     throw networkError();

@@ -66,6 +66,7 @@ export function Shell() {
     { to: '/admin/records', label: 'Exam records' },
     { to: '/admin/media', label: 'Media review' },
     { to: '/admin/knowledge', label: 'Knowledge review' },
+    { to: '/admin/packs', label: 'Knowledge packs' },
     { to: '/admin/config', label: 'System settings' },
   ];
 

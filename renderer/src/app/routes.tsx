@@ -9,6 +9,7 @@ import { ExamsPage } from '../features/exams/ExamsPage';
 import { ExamPage } from '../features/exams/ExamPage';
 import { CoachPage } from '../features/coach/CoachPage';
 import { AdminRecordsPage } from '../features/records/AdminRecordsPage';
+import { PacksPage } from '../features/packs/PacksPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { SystemConfigPage } from '../features/admin/SystemConfigPage';
 import { RecordsPage } from '../features/records/RecordsPage';
@@ -50,6 +51,7 @@ const routes: Route[] = [
   { path: '/admin/records', adminOnly: true, render: () => <AdminRecordsPage /> },
   { path: '/admin/media', adminOnly: true, render: () => <MediaReviewPage /> },
   { path: '/admin/knowledge', adminOnly: true, render: () => <KnowledgeReviewPage /> },
+  { path: '/admin/packs', adminOnly: true, render: () => <PacksPage /> },
   { path: '/admin/config', adminOnly: true, render: () => <SystemConfigPage /> },
 ];
 

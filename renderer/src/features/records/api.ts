@@ -1,4 +1,5 @@
-import { api, apiUrl, authHeaders, errorFrom, isAbort, networkError } from '../../api/client';
+import { api } from '../../api/client';
+import { downloadFile } from '../../api/download';
 import type { Certificate, ExamRecord, ExamRecordDetail, MistakeEntry, Page, StartedExam } from '../../api/types';
 
 export const recordKeys = {
@@ -24,23 +25,5 @@ export const listMistakes = (page: number, signal?: AbortSignal) => api.get<Page
 export const deleteMistake = (id: number) => api.delete<{ id: number; deleted: true }>(`/exam/mistakes/${id}`);
 export const startRetry = (questionIds?: number[]) => api.post<StartedExam>('/exam/mistakes/retry', questionIds ? { question_ids: questionIds } : {});
 
-/** The certificate PDF needs the Bearer token, so it cannot be a plain link: fetch it, then save it from memory. */
-export async function downloadCertificate(certificate: Certificate): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(apiUrl(`/exam/certificates/${certificate.id}/pdf`), { headers: authHeaders() });
-  } catch (err) {
-    if (isAbort(err)) throw err;
-    throw networkError();
-  }
-  if (!res.ok) throw await errorFrom(res);
-  const url = URL.createObjectURL(await res.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `${certificate.certificate_no}.pdf`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click only starts the download; give it time to read the blob before letting it go.
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+/** The certificate PDF, saved under its certificate number. */
+export const downloadCertificate = (certificate: Certificate): Promise<void> => downloadFile(`/exam/certificates/${certificate.id}/pdf`, { name: `${certificate.certificate_no}.pdf` });

@@ -1,0 +1,31 @@
+import { apiUrl, authHeaders, errorFrom, isAbort, networkError } from './client';
+
+/** The file name a Content-Disposition header gives, if any. */
+function dispositionName(header: string | null): string | undefined {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header ?? '');
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/**
+ * Fetches a file the API serves outside the envelope and saves it as `name`, else as the server names it. It needs the Bearer token, so it cannot be a
+ * plain link: the body is read into memory and handed to the browser's download from there.
+ */
+export async function downloadFile(path: string, { name, init = {} }: { name?: string; init?: RequestInit } = {}): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path), { ...init, headers: { ...authHeaders(), ...(init.headers as Record<string, string> | undefined) } });
+  } catch (err) {
+    if (isAbort(err)) throw err;
+    throw networkError();
+  }
+  if (!res.ok) throw await errorFrom(res);
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name ?? dispositionName(res.headers.get('content-disposition')) ?? 'download';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click only starts the download; give it time to read the blob before letting it go.
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
