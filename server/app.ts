@@ -30,8 +30,16 @@ export interface AppOptions {
   config: AppConfig;
 }
 
+/** One route of the API: its path pattern (e.g. `/api/products/:id`) and methods. */
+export interface RouteInfo {
+  path: string;
+  methods: string[];
+}
+
 export interface TrainbenchApp {
   app: Koa;
+  /** Every route the API answers, for tools and tests that walk the whole surface. */
+  routes: RouteInfo[];
   /** Stops what the domains started (timers, background jobs); the database is the caller's. */
   close(): Promise<void>;
 }
@@ -58,8 +66,13 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
     if (process.env.NODE_ENV !== 'test') console.error('[trainbench]', err);
   });
 
+  const routes = mounted.flatMap((router) =>
+    router.stack.filter((layer) => layer.methods.length).map((layer) => ({ path: String(layer.path), methods: layer.methods.filter((m) => m !== 'HEAD') })),
+  );
+
   return {
     app,
+    routes,
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
     },

@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { AppConfig } from './config.js';
 import { openDatabase } from './db/knex.js';
-import { createApp } from './app.js';
+import { createApp, type RouteInfo } from './app.js';
 import { ensureAdmin } from './users/bootstrap.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   db: Knex;
+  /** Every route the API answers. */
+  routes: RouteInfo[];
   /** Set when this start created the admin with a generated password. */
   generatedAdminPassword?: string;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     url: `http://${host}:${port}`,
     port,
     db,
+    routes: trainbench.routes,
     generatedAdminPassword: admin.generatedPassword,
     async close() {
       server.closeAllConnections();

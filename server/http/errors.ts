@@ -25,6 +25,13 @@ export const notFound = (what = 'Resource') => new AppError(404, ErrorCode.notFo
 export const conflict = (message: string) => new AppError(409, ErrorCode.conflict, message);
 export const payloadTooLarge = (message: string) => new AppError(413, ErrorCode.payloadTooLarge, message);
 
+const POSTGRES_BAD_VALUE: Record<string, string> = {
+  '22003': 'A number in the request is out of range',
+  '22021': 'The request contains a character that cannot be stored (such as NUL)',
+  '22P02': 'A value in the request is not valid for its field',
+  '22001': 'A value in the request is too long',
+};
+
 /** Maps database driver errors that callers can cause (unique or foreign-key violations, numbers out of range) to client errors. */
 export function fromDriverError(err: unknown): AppError | undefined {
   const e = err as { code?: string; errno?: number; message?: string };
@@ -35,7 +42,8 @@ export function fromDriverError(err: unknown): AppError | undefined {
   if (e?.code === '23503' || /SQLITE_CONSTRAINT: FOREIGN KEY/.test(msg)) {
     return badRequest('A referenced record does not exist', undefined, ErrorCode.validationFailed);
   }
-  // PostgreSQL's integer columns refuse a larger number even in a comparison (SQLite simply finds nothing).
-  if (e?.code === '22003') return badRequest('A number in the request is out of range', undefined, ErrorCode.validationFailed);
+  // PostgreSQL refuses, even in a comparison, what SQLite simply does not find: a number beyond an integer column,
+  // a NUL character in text, text that is not a valid value of its type, text longer than its column.
+  if (e?.code && POSTGRES_BAD_VALUE[e.code]) return badRequest(POSTGRES_BAD_VALUE[e.code]!, undefined, ErrorCode.validationFailed);
   return undefined;
 }
