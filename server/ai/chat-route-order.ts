@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { listRouteRows } from './model-routes.repository.js';
+import { readConfig } from '../system/config.service.js';
 import type { CompletionTarget } from './openai-stream.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -7,13 +8,11 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** The name logged for the route made of the llm_* system parameters. */
 export const CONFIG_ROUTE_NAME = 'system config';
 
-const LLM_KEYS = ['llm_base_url', 'llm_api_key', 'llm_model'] as const;
-
-/** The three llm_* parameters only: the whole configuration can hold large texts (company_intro_content). */
-async function llmConfig(db: Db): Promise<Record<(typeof LLM_KEYS)[number], string>> {
-  const rows: { key: string; value: string }[] = await db('system_config').whereIn('key', LLM_KEYS).select('key', 'value');
-  const stored = new Map(rows.map((r) => [r.key, String(JSON.parse(r.value) ?? '')]));
-  return { llm_base_url: stored.get('llm_base_url') ?? '', llm_api_key: stored.get('llm_api_key') ?? '', llm_model: stored.get('llm_model') ?? '' };
+/** The three llm_* parameters, from the cached system configuration. */
+async function llmConfig(db: Db): Promise<Record<'llm_base_url' | 'llm_api_key' | 'llm_model', string>> {
+  const config = await readConfig(db);
+  const text = (key: string) => String(config[key] ?? '');
+  return { llm_base_url: text('llm_base_url'), llm_api_key: text('llm_api_key'), llm_model: text('llm_model') };
 }
 
 export interface ChatRoute extends CompletionTarget {
