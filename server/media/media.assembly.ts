@@ -10,6 +10,7 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { MediaErrorCode } from '../../contract/media.js';
 import { AppError } from '../http/errors.js';
+import { now } from '../db/time.js';
 import { partialFilePath, uploadDir, type MediaDirs } from './media.storage.js';
 
 /** Where a chunk's bytes are: a pooled buffer, a temporary file, or still in the request (raw body). */
@@ -42,9 +43,17 @@ export interface UploadFilesOptions {
   flushEveryBytes?: number;
 }
 
+/**
+ * Told when everything written to an upload's file before `writtenBefore` (an ISO time) is on disk: after a
+ * background flush, and when an idle or the server's stop closes the file.
+ */
+export type OnDurable = (uploadId: string, writtenBefore: string) => Promise<unknown>;
+
 /** The assembled files of one media folder (one instance per DATA_DIR, shared by its routes, sweep and tests). */
 export class UploadFiles {
   private readonly open = new Map<string, OpenFile>();
+  /** Set by the media routes, which record it in the database. */
+  onDurable: OnDurable = async () => undefined;
   private readonly idleCloseMs: number;
   private readonly flushEveryBytes: number;
 
@@ -109,8 +118,9 @@ export class UploadFiles {
     await fs.rm(uploadDir(this.dirs, uploadId), { recursive: true, force: true });
   }
 
+  /** Flushes and closes every open file (the server is stopping). */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.open.keys()].map((uploadId) => this.close(uploadId)));
+    await Promise.all([...this.open.keys()].map((uploadId) => this.close(uploadId, { flush: true }).catch(() => undefined)));
   }
 
   private acquire(uploadId: string): OpenFile {
@@ -131,18 +141,32 @@ export class UploadFiles {
     if (--file.users > 0) return;
     for (const resume of file.drained.splice(0)) resume();
     if (this.open.get(uploadId) !== file) return;
-    file.idle = setTimeout(() => void this.close(uploadId).catch(() => undefined), this.idleCloseMs).unref();
+    file.idle = setTimeout(() => void this.close(uploadId, { flush: true }).catch(() => undefined), this.idleCloseMs).unref();
   }
 
-  /** Forgets the handle first (a write arriving meanwhile opens a new one), then closes it once nobody uses it. */
-  private async close(uploadId: string): Promise<void> {
+  /**
+   * Forgets the handle first (a write arriving meanwhile opens a new one), then closes it once nobody uses it;
+   * with `flush`, what was written is put on disk first and reported durable.
+   */
+  private async close(uploadId: string, { flush = false } = {}): Promise<void> {
     const file = this.open.get(uploadId);
     if (!file) return;
     this.open.delete(uploadId);
     clearTimeout(file.idle);
     if (file.users > 0) await new Promise<void>((resume) => file.drained.push(resume));
     const handle = await file.handle.catch(() => undefined);
-    await handle?.close();
+    if (!handle) return;
+    try {
+      if (flush) await this.flushNow(uploadId, handle);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async flushNow(uploadId: string, handle: FileHandle): Promise<void> {
+    const writtenBefore = now();
+    await handle.datasync();
+    await this.onDurable(uploadId, writtenBefore);
   }
 
   private async copy(handle: FileHandle, source: ChunkSource, offset: number): Promise<number> {
@@ -153,13 +177,13 @@ export class UploadFiles {
     return written;
   }
 
-  /** Starts writing what is already received to disk, unless a flush is running (errors surface at complete). */
+  /** Starts writing what is already received to disk, unless a flush is running (errors surface at complete or close). */
   private flushInBackground(uploadId: string, file: OpenFile): void {
     if (file.flushing) return;
     file.unflushed = 0;
     file.users++;
     file.flushing = file.handle
-      .then((handle) => handle.datasync())
+      .then((handle) => this.flushNow(uploadId, handle))
       .catch(() => undefined)
       .finally(() => {
         file.flushing = undefined;

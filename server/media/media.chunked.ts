@@ -163,7 +163,10 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
     writing.delete(key);
   }
   const stamp = now();
-  await db('upload_chunks').insert({ upload_id: row.id, chunk_index: index, size: expected, received_at: stamp }).onConflict(['upload_id', 'chunk_index']).merge(['size', 'received_at']);
+  await db('upload_chunks')
+    .insert({ upload_id: row.id, chunk_index: index, size: expected, received_at: stamp, on_disk: false })
+    .onConflict(['upload_id', 'chunk_index'])
+    .merge(['size', 'received_at', 'on_disk']);
   if (Date.parse(stamp) - Date.parse(row.updated_at) >= TOUCH_EVERY_MS) await db('upload_sessions').where({ id: row.id }).update({ updated_at: stamp });
   const received = countOf(await db('upload_chunks').where({ upload_id: row.id }).count({ count: '*' }).first());
   return { upload_id: row.id, chunk_index: index, size: expected, received_count: received, chunk_count: row.chunk_count };
@@ -199,6 +202,16 @@ export async function completeUpload(db: Db, dirs: MediaDirs, user: User, upload
 
 /** A merge cut short by a stop of the server never finishes: its session is open again. */
 export const reopenInterruptedMerges = (db: Db) => db('upload_sessions').where({ status: 'merging' }).update({ status: 'open' });
+
+/** The chunks of an upload written before `writtenBefore` have reached the disk (UploadFiles.onDurable). */
+export const markChunksOnDisk = (db: Db, uploadId: string, writtenBefore: string) =>
+  db('upload_chunks').where({ upload_id: uploadId, on_disk: false }).andWhere('received_at', '<=', writtenBefore).update({ on_disk: true });
+
+/**
+ * At start: a chunk whose bytes were never flushed (the server did not stop cleanly, perhaps the machine lost power)
+ * may not be in the file any more, so it is listed missing again and the client sends it once more.
+ */
+export const forgetChunksNotOnDisk = (db: Db, startedAt: string) => db('upload_chunks').where({ on_disk: false }).andWhere('received_at', '<', startedAt).delete();
 
 /**
  * Removes sessions without activity for upload_session_ttl_hours (their chunks with them) and chunk folders that

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { mediaDirs, type MediaDirs } from './media.storage.js';
+import { now } from '../db/time.js';
 import { registerFileSigner } from './media.signing.js';
-import { reopenInterruptedMerges, sweepUploads } from './media.chunked.js';
+import { forgetChunksNotOnDisk, markChunksOnDisk, reopenInterruptedMerges, sweepUploads } from './media.chunked.js';
 import { uploadFiles } from './media.assembly.js';
 import { extractionQueue, registerExtractionQueue } from './media.extraction.js';
 import { uploadRoutes } from './media.upload.routes.js';
@@ -31,7 +32,9 @@ export function mediaRoutes({ db, config, requireUser, requireAdmin, onClose }: 
   const extraction = extractionQueue(db, dirs, log);
   registerExtractionQueue(db, extraction);
   const sweep = () => sweepUploads(db, dirs).catch(log);
-  const startup = reopenInterruptedMerges(db)
+  uploadFiles(dirs).onDurable = (uploadId, writtenBefore) => markChunksOnDisk(db, uploadId, writtenBefore);
+  const startup = forgetChunksNotOnDisk(db, now())
+    .then(() => reopenInterruptedMerges(db))
     .then(sweep)
     .then(() => extraction.resume())
     .catch(log);

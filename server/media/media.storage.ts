@@ -44,10 +44,28 @@ export async function clearIncoming(dirs: MediaDirs): Promise<void> {
   await Promise.all(entries.map((name) => fs.rm(path.join(dirs.incoming, name), { recursive: true, force: true })));
 }
 
-/** Moves a received file to its generated name under files/ and returns that key. */
+/** Flushes a file, or a folder's entries, to disk. A folder cannot be opened for that on every platform (Windows). */
+async function flushToDisk(target: string, kind: 'file' | 'folder'): Promise<void> {
+  const handle = await fs.open(target, kind === 'file' ? 'r+' : 'r').catch((err: unknown) => {
+    if (kind === 'folder') return undefined;
+    throw err;
+  });
+  try {
+    await handle?.sync();
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Moves a received file to its generated name under files/ and returns that key. The bytes and the new name are on
+ * disk before it returns, so a media that the database lists survives a power cut.
+ */
 export async function keepFile(dirs: MediaDirs, receivedPath: string): Promise<string> {
   const key = newStorageKey();
+  await flushToDisk(receivedPath, 'file');
   await fs.rename(receivedPath, storedFilePath(dirs, key));
+  await flushToDisk(dirs.files, 'folder');
   return key;
 }
 

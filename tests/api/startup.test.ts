@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { usingPostgres } from '../support/server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -34,11 +35,12 @@ function startCli(env: Record<string, string>): Promise<Started> {
   });
 }
 
-const stop = (child: ChildProcess) =>
+/** SIGTERM lets the server stop cleanly; SIGKILL is a crash (or a power cut, as far as the server can tell). */
+const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 
 describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up is checked once, on SQLite' }, () => {
@@ -90,5 +92,60 @@ describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up 
       await stop(started.child);
     }
     await assert.rejects(startCli({ DATA_DIR: dataDir, PORT: 'not-a-port' }), /PORT must be an integer/);
+  });
+
+  test('received chunks survive a clean stop; chunks never flushed before a crash are asked for again', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-cli-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, PORT: '0', KNOWLEDGE_DIR: path.join(dataDir, 'k'), ADMIN_PASSWORD: 'admin-pass-1' };
+    const CHUNK = 5_242_880;
+    const data = crypto.randomBytes(2 * CHUNK + 10);
+    const call = async (url: string, token: string, route: string, init: { method?: string; json?: unknown; form?: FormData } = {}) => {
+      const res = await fetch(`${url}/api${route}`, {
+        method: init.method ?? (init.json || init.form ? 'POST' : 'GET'),
+        headers: { authorization: `Bearer ${token}`, ...(init.json !== undefined && { 'content-type': 'application/json' }) },
+        body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
+      });
+      return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+    };
+    const login = async (url: string) =>
+      ((await (await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-pass-1' }) })).json()) as { data: { token: string } }).data.token;
+    const sendChunk = (url: string, token: string, uploadId: string, index: number) => {
+      const form = new FormData();
+      form.set('upload_id', uploadId);
+      form.set('chunk_index', String(index));
+      form.set('file', new Blob([data.subarray(index * CHUNK, (index + 1) * CHUNK)]), 'chunk');
+      return call(url, token, '/media/upload/chunk', { form });
+    };
+
+    let server = await startCli(env);
+    let token = await login(server.url);
+    const init = await call(server.url, token, '/media/upload/init', { json: { filename: 'lecture.mp4', file_size: data.length } });
+    const uploadId = init.body.data.upload_id as string;
+    for (const index of [0, 1]) assert.equal((await sendChunk(server.url, token, uploadId, index)).status, 200);
+    await stop(server.child);
+
+    server = await startCli(env);
+    token = await login(server.url);
+    assert.deepEqual((await call(server.url, token, `/media/upload/${uploadId}`)).body.data.received, [0, 1], 'a clean stop put them on disk');
+    assert.equal((await sendChunk(server.url, token, uploadId, 2)).status, 200);
+    await stop(server.child, 'SIGKILL');
+
+    server = await startCli(env);
+    try {
+      token = await login(server.url);
+      const state = (await call(server.url, token, `/media/upload/${uploadId}`)).body.data;
+      assert.deepEqual([state.received, state.missing], [[0, 1], [2]], 'the chunk received after the last flush is asked for again');
+      assert.equal((await sendChunk(server.url, token, uploadId, 2)).status, 200);
+      const done = await call(server.url, token, '/media/upload/complete', { json: { upload_id: uploadId } });
+      assert.equal(done.status, 201, JSON.stringify(done.body));
+      assert.equal(done.body.data.size, data.length);
+      assert.equal((await call(server.url, token, `/media/audit/${done.body.data.id}`, { json: { action: 'approve' } })).status, 200);
+      const preview = await call(server.url, token, `/media/preview/${done.body.data.id}`);
+      const file = Buffer.from(await (await fetch(`${server.url}${preview.body.data.preview_url as string}`)).arrayBuffer());
+      assert.ok(file.equals(data), 'the merged file is the uploaded one, byte for byte');
+    } finally {
+      await stop(server.child);
+    }
   });
 });

@@ -66,3 +66,19 @@ test('finish refuses a file of the wrong size; closeAll closes every open file',
   assert.equal(files.openCount, 0);
   assert.equal(await fs.readFile(partialFilePath(dirs, 'u3'), 'utf8'), 'abcd');
 });
+
+test('onDurable hears of every flush: in the background as data piles up, and when the file is closed idle or at stop', async () => {
+  const heard: [string, string][] = [];
+  const files = new UploadFiles(dirs, { flushEveryBytes: PIECE, idleCloseMs: 1 });
+  files.onDurable = async (uploadId, writtenBefore) => void heard.push([uploadId, writtenBefore]);
+  await files.create('u4');
+  const before = new Date().toISOString();
+  await files.writeAt('u4', { kind: 'memory', bytes: crypto.randomBytes(PIECE) }, 0);
+  for (let poll = 0; poll < 1000 && heard.length < 2; poll++) await delay(5);
+  assert.ok(heard.length >= 2, `a background flush and the idle close reported (${heard.length})`);
+  assert.ok(heard.every(([id, at]) => id === 'u4' && at >= before));
+  await files.create('u5');
+  await files.writeAt('u5', { kind: 'memory', bytes: Buffer.from('x') }, 0);
+  await files.closeAll();
+  assert.ok(heard.some(([id]) => id === 'u5'), 'the stop reported u5');
+});

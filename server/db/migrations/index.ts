@@ -7,6 +7,7 @@ import * as knowledge from './005_knowledge.js';
 import * as ai from './006_ai.js';
 import * as audio from './007_audio.js';
 import * as builtinSkills from './008_builtin_skills.js';
+import * as chunkDurability from './009_chunk_durability.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '006_ai': ai,
   '007_audio': audio,
   '008_builtin_skills': builtinSkills,
+  '009_chunk_durability': chunkDurability,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
