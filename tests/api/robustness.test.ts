@@ -1,5 +1,5 @@
 // Every route of the API, as admin and as employee, with hostile input: odd ids, broken or mistyped JSON bodies,
-// nonsense query strings. Whatever happens, the answer is a 4xx (or a success) in the envelope, never a 500, and the
+// broken multipart forms, nonsense query strings. Whatever happens, the answer is a 4xx (or a success) in the envelope, never a 500, and the
 // server keeps answering. The only 500s the spec allows are "no model route" and "every model route failed".
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +15,12 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({ id: 'x', name: 42, title: [], username: {}, password: 1, status: 'zzz', page: -1, size: 'big', answers: 'none', ids: 'x' }),
   JSON.stringify({ name: 'x'.repeat(100_000), content: null, product_ids: [1.5, -2, 'a'], configs: [], knowledge: 'none', paper_id: 3_000_000_000 }),
   JSON.stringify({ name: 'nul\u0000', title: 'nul\u0000', username: 'nul\u0000', message: 'nul\u0000', key: 'nul\u0000', code: 'nul\u0000', upload_id: 'nul\u0000' }),
+];
+/** Multipart bodies: cut off before the closing boundary, a file part without a name, and no parts at all. */
+const FORMS = [
+  '--b\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n\r\nabc',
+  '--b\r\nContent-Disposition: form-data; filename="../../etc/passwd"\r\n\r\nabc\r\n--b--\r\n',
+  '--b--\r\n',
 ];
 const QUERY = '?page=-1&size=abc&status=zzz&id=abc&q=%25%27%22%00&limit=1e9&category[]=x&unread_only=maybe&domain=%00';
 /** Spec part 7: a chat or transcription without a working model route is a 500 with one of these codes. */
@@ -41,11 +47,12 @@ describe('no input makes the server fail', () => {
     for (const { path, methods } of routes) {
       for (const method of methods) {
         for (const target of pathsOf(path)) {
-          for (const body of method === 'GET' || method === 'DELETE' ? [undefined] : BODIES) {
+          const bodies: [string | undefined, string][] = method === 'GET' || method === 'DELETE' ? [[undefined, '']] : [...BODIES.map((b): [string | undefined, string] => [b, 'application/json']), ...FORMS.map((f): [string, string] => [f, 'multipart/form-data; boundary=b'])];
+          for (const [body, contentType] of bodies) {
             for (const token of [ts.adminToken, employeeToken]) {
               const res = await fetch(`${ts.url}${target}${QUERY}`, {
                 method,
-                headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+                headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': contentType }) },
                 body,
                 signal: AbortSignal.timeout(30_000),
               });
