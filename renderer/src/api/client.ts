@@ -77,3 +77,11 @@ export const api = {
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
 };
+
+/** What to tell the user when a model call failed: how to set a model up when none is, else the error itself. */
+export function modelFailureMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.code === 'no_model_route') {
+    return 'No AI model is set up yet. An administrator can set the model address and name under System settings.';
+  }
+  return err instanceof Error ? err.message : fallback;
+}

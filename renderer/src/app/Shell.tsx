@@ -51,6 +51,7 @@ export function Shell() {
     { to: '/mistakes', label: 'Mistake book' },
     { to: '/media/upload', label: 'Upload material' },
     { to: '/coach', label: 'AI coach' },
+    { to: '/workbench', label: 'Digital worker' },
     {
       to: '/notifications',
       label: 'Notifications',

@@ -8,6 +8,7 @@ import { NotificationsPage } from '../features/notifications/NotificationsPage';
 import { ExamsPage } from '../features/exams/ExamsPage';
 import { ExamPage } from '../features/exams/ExamPage';
 import { CoachPage } from '../features/coach/CoachPage';
+import { WorkbenchPage } from '../features/workbench/WorkbenchPage';
 import { AdminRecordsPage } from '../features/records/AdminRecordsPage';
 import { PacksPage } from '../features/packs/PacksPage';
 import { UsersPage } from '../features/admin/UsersPage';
@@ -46,6 +47,7 @@ const routes: Route[] = [
   { path: '/mistakes', render: () => <MistakesPage /> },
   { path: '/media/upload', render: () => <UploadPage /> },
   { path: '/coach', render: () => <CoachPage /> },
+  { path: '/workbench', render: () => <WorkbenchPage /> },
   { path: '/notifications', render: (_, isAdmin) => <NotificationsPage canOpen={(link) => findRoute(link.split('?')[0]!, isAdmin) !== null} /> },
   { path: '/admin/users', adminOnly: true, render: () => <UsersPage /> },
   { path: '/admin/records', adminOnly: true, render: () => <AdminRecordsPage /> },

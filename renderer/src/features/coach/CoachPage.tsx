@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, isAbort } from '../../api/client';
+import { isAbort, modelFailureMessage } from '../../api/client';
 import { invalidate, useMutation, useQuery } from '../../app/query';
 import { navigate, useLocation } from '../../app/router';
 import { useSession } from '../../app/session';
@@ -18,12 +18,7 @@ interface Line {
   error?: string;
 }
 
-const describeFailure = (err: unknown) => {
-  if (err instanceof ApiError && err.code === 'no_model_route') {
-    return 'No AI model is set up yet. An administrator can set the model address and name under System settings.';
-  }
-  return err instanceof Error ? err.message : 'The coach could not answer.';
-};
+const describeFailure = (err: unknown) => modelFailureMessage(err, 'The coach could not answer.');
 
 let nextId = 0;
 const lineId = () => `local-${++nextId}`;

@@ -1,0 +1,73 @@
+// The digital worker page in headless Chromium against the real server and a fake OpenAI-compatible model on
+// loopback: a first message starts a task with the chosen specialist, the reply streams in, and the task can be
+// continued later.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { startFakeModel, type FakeModel } from '../support/fake-model.js';
+import { LoginPage } from './page-models/login-page.js';
+import { Shell } from './page-models/shell.js';
+
+describe('digital worker in Chromium', { skip: skipWithoutChromium }, () => {
+  let server: TestServer;
+  let model: FakeModel;
+  let browser: Browser;
+  let page: Page;
+  let pageErrors: string[] = [];
+
+  before(async () => {
+    assertRendererBuilt();
+    server = await startTestServer();
+    model = await startFakeModel({ chunks: ['Three invoices', ' are overdue.'] });
+    const admin = { token: server.adminToken };
+    assert.equal((await server.api.put('/api/system/config', { ...admin, body: { configs: { llm_base_url: model.baseUrl, llm_model: 'fake-model' } } })).status, 200);
+    const clerk = await server.api.post('/api/specialists', { ...admin, body: { key: 'invoice_clerk', name: 'Invoice clerk', rule_file_markdown: 'You check invoices against purchase orders.' } });
+    assert.equal(clerk.status, 201, clerk.text);
+    const employee = await server.user('employee');
+    ({ browser, page, pageErrors } = await openBrowser());
+    await page.goto(`${server.url}/`);
+    await new LoginPage(page).logIn(employee.username, 'secret-pass');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await model?.close();
+  });
+
+  const composer = () => page.getByRole('form', { name: 'Message to the digital worker' });
+
+  test('a first message starts a task with the chosen specialist and the reply streams in', async () => {
+    await new Shell(page).open('Digital worker');
+    await composer().getByLabel('Specialist').selectOption('invoice_clerk');
+    await composer().getByLabel('Message').fill('Check the March invoices. List the overdue ones.');
+    await composer().getByRole('button', { name: 'Send' }).click();
+    const tasks = page.getByRole('region', { name: 'My tasks' });
+    await tasks.getByRole('button', { name: /Check the March invoices\./ }).waitFor();
+    const exchanges = page.getByRole('list', { name: 'Exchanges' });
+    await exchanges.getByText('Three invoices are overdue.').waitFor();
+    const system = model.requests.at(-1)!.body.messages![0]!.content;
+    assert.match(system, /You check invoices against purchase orders\./, 'the specialist\'s job description went to the model');
+  });
+
+  test('a task is continued from the list, and its earlier exchanges come with it', async () => {
+    await page.getByRole('button', { name: '+ New task' }).click();
+    await page.getByText('the first sentence becomes the task\'s title').waitFor();
+    await page.getByRole('region', { name: 'My tasks' }).getByRole('button', { name: /Check the March invoices\./ }).click();
+    model.behave({ chunks: ['Reminders drafted.'] });
+    await composer().getByLabel('Message').fill('Draft the reminders.');
+    await composer().getByRole('button', { name: 'Send' }).click();
+    const exchanges = page.getByRole('list', { name: 'Exchanges' });
+    await exchanges.getByText('Reminders drafted.').waitFor();
+    assert.equal(await exchanges.getByRole('listitem').count(), 2);
+    const messages = model.requests.at(-1)!.body.messages!.map((m) => m.content);
+    assert.ok(messages.includes('Three invoices are overdue.'), 'the earlier reply was sent as context');
+    assert.equal(await page.getByRole('region', { name: 'My tasks' }).getByRole('listitem').count(), 1, 'still one task');
+  });
+
+  test('no script errors or failed requests', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
