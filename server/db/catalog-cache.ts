@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
 import type { Db } from './knex.js';
-import { perDatabase } from './read-cache.js';
+import { clearAfterWrite, perDatabase } from './read-cache.js';
 import { SerializedJson } from '../http/envelope.js';
 
 /**
@@ -15,15 +14,4 @@ export async function cachedCatalogJson(db: Db, key: string, load: () => Promise
   return (await catalogCache(db).get(key, async () => new SerializedJson(JSON.stringify(await load()))))!;
 }
 
-/**
- * Clears the cache now and, for a write inside a transaction, again once it has ended: a read between the two would
- * otherwise keep the committed-over value for the whole TTL.
- */
-export function catalogChanged(db: Db): void {
-  const cache = catalogCache(db);
-  cache.clear();
-  if (db.isTransaction) {
-    const clearAgain = () => cache.clear();
-    (db as Knex.Transaction).executionPromise.then(clearAgain, clearAgain);
-  }
-}
+export const catalogChanged = (db: Db): void => clearAfterWrite(catalogCache(db), db);

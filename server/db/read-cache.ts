@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -47,4 +48,16 @@ export function perDatabase<V extends object>(max: number, ttlMs: number): (db: 
     if (!cache) caches.set(db.client.config, (cache = new ReadCache<V>(max, ttlMs)));
     return cache;
   };
+}
+
+/**
+ * Clears a cache after a write through `db`: now and, for a write inside a transaction, again once it has ended (a
+ * read between the two would otherwise keep the committed-over value for the whole TTL).
+ */
+export function clearAfterWrite(cache: { clear(): void }, db: Knex | Knex.Transaction): void {
+  cache.clear();
+  if (db.isTransaction) {
+    const clearAgain = () => cache.clear();
+    (db as Knex.Transaction).executionPromise.then(clearAgain, clearAgain);
+  }
 }

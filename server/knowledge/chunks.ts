@@ -1,6 +1,7 @@
 // Knowledge chunks: the shared store that knowledge sources and approved media are ingested into.
 // Owned by the knowledge domain; the media domain calls replaceChunks after extracting a file's text.
 import type { Knex } from 'knex';
+import { searchesChanged } from './search.js';
 import { isPostgres, type Db } from '../db/knex.js';
 import { now } from '../db/time.js';
 import { indexTerms } from './terms.js';
@@ -187,5 +188,7 @@ export async function replaceChunks(db: Db, origin: ChunkOrigin, chunks: string[
     await (isPostgres(trx) ? insertPostgres(trx, rows) : insertSqlite(trx, rows));
     return rows.length;
   };
-  return db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run);
+  const count = await (db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run));
+  searchesChanged(db);
+  return count;
 }

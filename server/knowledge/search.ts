@@ -5,6 +5,7 @@
 // (FTS5's bm25 counts all rows of each phrase, ts_rank reads each matching row), which for a word found in most
 // chunks is far over a search's budget. So candidates are bounded: at most CANDIDATES matching chunks.
 import { isPostgres, type Db } from '../db/knex.js';
+import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 import type { KnowledgeChunkSourceType, KnowledgeSearchHit } from '../../contract/knowledge.js';
 import { foldForMatching, isCjkText, queryTerms, type QueryTerm } from './terms.js';
 import { ftsMatch, tsqueryLiteral } from './fts.js';
@@ -102,7 +103,19 @@ async function searchLoose(db: Db, terms: QueryTerm[], limit: number): Promise<C
  * Ranked chunks of approved sources matching q (Chinese text included); [] for an empty query. Chunks containing
  * every term come first; when none does, chunks sharing the query's rarer words or character pairs are ranked.
  */
+/**
+ * Searches are read far more often than chunks change (the coach searches on every message, and people repeat
+ * queries): answers are kept until replaceChunks writes, or 2 s (several servers on one PostgreSQL).
+ */
+const searchCache = perDatabase<ChunkHit[]>(500, 2_000);
+
+export const searchesChanged = (db: Db): void => clearAfterWrite(searchCache(db), db);
+
 export async function searchChunks(db: Db, q: string, limit = 5): Promise<ChunkHit[]> {
+  return (await searchCache(db).get(`${limit}\u0000${q}`, () => searchUncached(db, q, limit)))!;
+}
+
+async function searchUncached(db: Db, q: string, limit: number): Promise<ChunkHit[]> {
   const strict = queryTerms(q);
   if (!strict.length) return [];
   const ids = await matchingIds(db, strict, CANDIDATES);

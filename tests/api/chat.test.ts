@@ -182,7 +182,8 @@ describe('AI coach chat /api/ai-chat', () => {
       const db = ts.server.db;
       await db.schema.renameTable('knowledge_chunks', 'knowledge_chunks_away');
       try {
-        const res = await send(alice.token, { message: 'How long does redemption of the Steady Income Fund take?' });
+        // A question not asked before: an earlier answer to the same search would come from the search cache.
+        const res = await send(alice.token, { message: 'How many days does redemption of the Steady Income Fund take?' });
         assert.equal(res.status, 200);
         assert.equal(parseEvents(res.text).at(-1)!.type, 'done');
         assert.doesNotMatch(systemPrompt(modelA).content, /Knowledge base excerpts/);
