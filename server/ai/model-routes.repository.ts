@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { AiRoute, AiRouteKind } from '../../contract/ai.js';
 import { toBool, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 import { maskSecret } from '../system/config.service.js';
 import type { RouteUpdateInput } from './model-routes.schema.js';
 
@@ -29,11 +30,19 @@ export const toAiRoute = (r: ModelRouteRow): AiRoute => ({
 
 const inOrder = (db: Db) => db<ModelRouteRow>('ai_routes').orderBy([{ column: 'priority' }, { column: 'id' }]);
 
-export async function listRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean } = {}): Promise<ModelRouteRow[]> {
+function queryRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean }): Promise<ModelRouteRow[]> {
   const query = inOrder(db);
   if (filter.kind) query.where('kind', filter.kind);
   if (filter.enabledOnly) query.where('enabled', true);
   return query;
+}
+
+/** The enabled routes of a kind are read before every model call; the writers below clear them. */
+const enabledRoutesCache = perDatabase<ModelRouteRow[]>(10, 2_000);
+
+export async function listRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean } = {}): Promise<ModelRouteRow[]> {
+  if (!filter.enabledOnly || !filter.kind) return queryRouteRows(db, filter);
+  return [...(await enabledRoutesCache(db).get(filter.kind, () => queryRouteRows(db, filter)))!];
 }
 
 export const findRouteRow = (db: Db, id: number): Promise<ModelRouteRow | undefined> => db<ModelRouteRow>('ai_routes').where({ id }).first();
@@ -43,13 +52,17 @@ export type RouteValues = Omit<ModelRouteRow, 'id' | 'created_at' | 'updated_at'
 export async function insertRoute(db: Db, values: RouteValues): Promise<number> {
   const stamp = now();
   const [row] = await db('ai_routes').insert({ ...values, created_at: stamp, updated_at: stamp }).returning('id');
+  clearAfterWrite(enabledRoutesCache(db), db);
   return Number((row as { id: number }).id);
 }
 
 export async function updateRouteRow(db: Db, id: number, changes: RouteUpdateInput): Promise<void> {
   await db('ai_routes').where({ id }).update({ ...changes, updated_at: now() });
+  clearAfterWrite(enabledRoutesCache(db), db);
 }
 
 export async function deleteRouteRow(db: Db, id: number): Promise<number> {
-  return db('ai_routes').where({ id }).delete();
+  const deleted = await db('ai_routes').where({ id }).delete();
+  clearAfterWrite(enabledRoutesCache(db), db);
+  return deleted;
 }
