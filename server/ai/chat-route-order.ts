@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { listRouteRows } from './model-routes.repository.js';
-import { readConfig } from '../system/config.service.js';
+import { readConfigValue } from '../system/config.service.js';
 import type { CompletionTarget } from './openai-stream.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -10,9 +10,10 @@ export const CONFIG_ROUTE_NAME = 'system config';
 
 /** The three llm_* parameters, from the cached system configuration. */
 async function llmConfig(db: Db): Promise<Record<'llm_base_url' | 'llm_api_key' | 'llm_model', string>> {
-  const config = await readConfig(db);
-  const text = (key: string) => String(config[key] ?? '');
-  return { llm_base_url: text('llm_base_url'), llm_api_key: text('llm_api_key'), llm_model: text('llm_model') };
+  // readConfigValue reads the cached configuration in place; readConfig would copy all of it for three values.
+  const text = async (key: string) => String((await readConfigValue<string>(db, key)) ?? '');
+  const [llm_base_url, llm_api_key, llm_model] = await Promise.all([text('llm_base_url'), text('llm_api_key'), text('llm_model')]);
+  return { llm_base_url, llm_api_key, llm_model };
 }
 
 export interface ChatRoute extends CompletionTarget {

@@ -1,6 +1,7 @@
 // Chunks of a chunked upload are at most 5 MB: they are received into a few reused buffers and written once, at
 // their offset in the assembled file, instead of going through a temporary file first (half the disk traffic).
-import { Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /** At most `max` buffers of `size` bytes, created on demand and reused; none left means "receive to disk instead". */
 export class BufferPool {
@@ -43,4 +44,13 @@ export class BufferWriter extends Writable {
   get bytes(): Buffer {
     return this.target.subarray(0, this.length);
   }
+}
+
+/** Copies a stream into the buffer and returns the part it filled; `overflow()` is thrown when more arrives than fits. */
+export async function fillBuffer(stream: Readable, buffer: Buffer, overflow: () => Error): Promise<Buffer> {
+  const writer = new BufferWriter(buffer);
+  await pipeline(stream, writer).catch((err: unknown) => {
+    throw err instanceof RangeError ? overflow() : err;
+  });
+  return writer.bytes;
 }

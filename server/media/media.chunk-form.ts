@@ -9,7 +9,7 @@ import busboy from 'busboy';
 import type { Context } from 'koa';
 import { MEDIA_CHUNK_SIZE, MediaErrorCode } from '../../contract/media.js';
 import { AppError, badRequest, validationFailed } from '../http/errors.js';
-import { BufferWriter } from './media.buffers.js';
+import { fillBuffer } from './media.buffers.js';
 import type { ChunkSource } from './media.assembly.js';
 
 export interface ChunkForm {
@@ -23,11 +23,8 @@ const tooLarge = () => new AppError(400, MediaErrorCode.chunkSizeMismatch, `A ch
 /** Copies the file part into the buffer, or into a file in `folder` when no buffer was free. Resolves to its source. */
 async function receivePart(stream: Readable, buffer: Buffer | undefined, folder: () => Promise<string>): Promise<{ size: number; source: ChunkSource }> {
   if (buffer) {
-    const writer = new BufferWriter(buffer);
-    await pipeline(stream, writer).catch((err: unknown) => {
-      throw err instanceof RangeError ? tooLarge() : err;
-    });
-    return { size: writer.length, source: { kind: 'memory', bytes: writer.bytes } };
+    const bytes = await fillBuffer(stream, buffer, tooLarge);
+    return { size: bytes.length, source: { kind: 'memory', bytes } };
   }
   const target = path.join(await folder(), 'chunk');
   const out = createWriteStream(target);

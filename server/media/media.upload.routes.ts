@@ -8,9 +8,8 @@ import { parseBody, parseWith } from '../http/validate.js';
 import { formField, requireFile } from '../http/multipart.js';
 import { notify } from '../notifications/notifications.service.js';
 import fs from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import { closeIfUnread, receiveUpload } from './media.receive.js';
-import { BufferPool, BufferWriter } from './media.buffers.js';
+import { BufferPool, fillBuffer } from './media.buffers.js';
 import { readChunkForm } from './media.chunk-form.js';
 import { requestFolder } from './media.storage.js';
 import { addMedia, checkBinding } from './media.service.js';
@@ -42,23 +41,17 @@ export interface UploadDeps {
   requireUser: Middleware;
 }
 
+/** Reads a request body of the declared size into the buffer; a body that ends early or runs over is a 400. */
+async function readInto(ctx: Context, buffer: Buffer, size: number): Promise<Buffer> {
+  const bytes = await fillBuffer(ctx.req, buffer, () => badRequest(`The chunk is longer than its Content-Length of ${size} bytes`));
+  if (bytes.length !== size) throw badRequest('The chunk was cut off before its end');
+  return bytes;
+}
+
 /**
  * Direct and chunked uploads under /media, and suggest-material under /company-train. Every upload creates a
  * pending media.
  */
-/** Reads a request body of the declared size into the buffer; a body that ends early or runs over is a 400. */
-async function readInto(ctx: Context, buffer: Buffer, size: number): Promise<Buffer> {
-  const writer = new BufferWriter(buffer);
-  try {
-    await pipeline(ctx.req, writer);
-  } catch (err) {
-    if (err instanceof RangeError) throw badRequest(`The chunk is longer than its Content-Length of ${size} bytes`);
-    throw err;
-  }
-  if (writer.length !== size) throw badRequest('The chunk was cut off before its end');
-  return writer.bytes;
-}
-
 export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   const direct = receiveUpload(dirs, { maxFileSize: MEDIA_DIRECT_MAX_BYTES });
   const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY);

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { usingPostgres } from '../support/server.js';
+import { ApiClient } from '../support/client.js';
+import { CHUNK, sendChunk } from './media-fixtures.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -98,50 +100,38 @@ describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up 
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-cli-'));
     dirs.push(dataDir);
     const env = { DATA_DIR: dataDir, PORT: '0', KNOWLEDGE_DIR: path.join(dataDir, 'k'), ADMIN_PASSWORD: 'admin-pass-1' };
-    const CHUNK = 5_242_880;
     const data = crypto.randomBytes(2 * CHUNK + 10);
-    const call = async (url: string, token: string, route: string, init: { method?: string; json?: unknown; form?: FormData } = {}) => {
-      const res = await fetch(`${url}/api${route}`, {
-        method: init.method ?? (init.json || init.form ? 'POST' : 'GET'),
-        headers: { authorization: `Bearer ${token}`, ...(init.json !== undefined && { 'content-type': 'application/json' }) },
-        body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
-      });
-      return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
-    };
-    const login = async (url: string) =>
-      ((await (await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-pass-1' }) })).json()) as { data: { token: string } }).data.token;
-    const sendChunk = (url: string, token: string, uploadId: string, index: number) => {
-      const form = new FormData();
-      form.set('upload_id', uploadId);
-      form.set('chunk_index', String(index));
-      form.set('file', new Blob([data.subarray(index * CHUNK, (index + 1) * CHUNK)]), 'chunk');
-      return call(url, token, '/media/upload/chunk', { form });
+    const chunkOf = (index: number) => data.subarray(index * CHUNK, (index + 1) * CHUNK);
+    /** The API of a (re)started server, logged in as the admin. */
+    const connect = async (url: string) => {
+      const api = new ApiClient(url);
+      return { api, token: await api.login('admin', 'admin-pass-1') };
     };
 
     let server = await startCli(env);
-    let token = await login(server.url);
-    const init = await call(server.url, token, '/media/upload/init', { json: { filename: 'lecture.mp4', file_size: data.length } });
+    let { api, token } = await connect(server.url);
+    const init = await api.post('/api/media/upload/init', { token, body: { filename: 'lecture.mp4', file_size: data.length } });
     const uploadId = init.body.data.upload_id as string;
-    for (const index of [0, 1]) assert.equal((await sendChunk(server.url, token, uploadId, index)).status, 200);
+    for (const index of [0, 1]) assert.equal((await sendChunk(api, token, uploadId, index, chunkOf(index))).status, 200);
     await stop(server.child);
 
     server = await startCli(env);
-    token = await login(server.url);
-    assert.deepEqual((await call(server.url, token, `/media/upload/${uploadId}`)).body.data.received, [0, 1], 'a clean stop put them on disk');
-    assert.equal((await sendChunk(server.url, token, uploadId, 2)).status, 200);
+    ({ api, token } = await connect(server.url));
+    assert.deepEqual((await api.get(`/api/media/upload/${uploadId}`, { token })).body.data.received, [0, 1], 'a clean stop put them on disk');
+    assert.equal((await sendChunk(api, token, uploadId, 2, chunkOf(2))).status, 200);
     await stop(server.child, 'SIGKILL');
 
     server = await startCli(env);
     try {
-      token = await login(server.url);
-      const state = (await call(server.url, token, `/media/upload/${uploadId}`)).body.data;
+      ({ api, token } = await connect(server.url));
+      const state = (await api.get(`/api/media/upload/${uploadId}`, { token })).body.data;
       assert.deepEqual([state.received, state.missing], [[0, 1], [2]], 'the chunk received after the last flush is asked for again');
-      assert.equal((await sendChunk(server.url, token, uploadId, 2)).status, 200);
-      const done = await call(server.url, token, '/media/upload/complete', { json: { upload_id: uploadId } });
-      assert.equal(done.status, 201, JSON.stringify(done.body));
+      assert.equal((await sendChunk(api, token, uploadId, 2, chunkOf(2))).status, 200);
+      const done = await api.post('/api/media/upload/complete', { token, body: { upload_id: uploadId } });
+      assert.equal(done.status, 201, done.text);
       assert.equal(done.body.data.size, data.length);
-      assert.equal((await call(server.url, token, `/media/audit/${done.body.data.id}`, { json: { action: 'approve' } })).status, 200);
-      const preview = await call(server.url, token, `/media/preview/${done.body.data.id}`);
+      assert.equal((await api.post(`/api/media/audit/${done.body.data.id}`, { token, body: { action: 'approve' } })).status, 200);
+      const preview = await api.get(`/api/media/preview/${done.body.data.id}`, { token });
       const file = Buffer.from(await (await fetch(`${server.url}${preview.body.data.preview_url as string}`)).arrayBuffer());
       assert.ok(file.equals(data), 'the merged file is the uploaded one, byte for byte');
     } finally {
