@@ -12,7 +12,7 @@ import { findOwnTask, recentRuns } from './tasks.repository.js';
 import { systemInstructions } from './instructions.js';
 import { formatDocuments, renderSkillPrompt } from './skill-io.js';
 import { MAX_DOCUMENT_CHARS, type WorkerChatInput } from './worker.schema.js';
-import { assertSpeakerLabels, requiresSpeakers, resolveDocuments } from './transcript-documents.js';
+import { assertSpeakerLabels, documentOfRun, requiresSpeakers, resolveDocuments } from './transcript-documents.js';
 
 const HISTORY_RUNS = 10;
 const HISTORY_CHARS = 4_000;
@@ -68,7 +68,7 @@ export async function planExchange(db: Db, userId: number, body: WorkerChatInput
   }
   const resolved = body.documents && (await resolveDocuments(db, userId, body.documents));
   if (skill && requiresSpeakers(skill)) assertSpeakerLabels(skill, resolved ?? []);
-  const documents = resolved?.map(({ name, content }) => ({ name, content }));
+  const documents = resolved?.map(documentOfRun);
   if (documents && documents.reduce((n, d) => n + d.content.length, 0) > MAX_DOCUMENT_CHARS) {
     throw validationFailed(`Invalid documents: documents may hold ${MAX_DOCUMENT_CHARS} characters in all`);
   }
