@@ -12,6 +12,8 @@ import { parseBody, parseId, parseQuery, parseWith } from '../http/validate.js';
 import { mediaDirs } from '../media/media.storage.js';
 import { UploadId } from '../media/media.schema.js';
 import { baseName } from './audio-formats.js';
+import { callFigures } from './call-metrics.js';
+import { WorkbenchErrorCode } from '../../contract/workbench.js';
 import { JobListQuery, ModelName, ModelUploadInit, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
 import { probeAudio } from './ffmpeg.js';
 import { TranscriptionJobs, isFinished } from './jobs.service.js';
@@ -146,6 +148,15 @@ export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: 
 
   router.get('/transcriptions/:id', requireUser, async (ctx) => {
     ctx.body = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+  });
+
+  // The deterministic call figures of a speaker-labelled transcription (server/audio/call-metrics.ts).
+  router.get('/transcriptions/:id/figures', requireUser, async (ctx) => {
+    const transcription = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+    if (!transcription.has_speakers) {
+      throw new AppError(400, WorkbenchErrorCode.speakersRequired, `Transcription ${transcription.id} has no speaker labels: call figures need a speaker-labelled transcript (a stereo call transcribed with speakers=true)`);
+    }
+    ctx.body = callFigures(transcription.segments);
   });
 
   const modelName = (ctx: Context) => {

@@ -8,6 +8,7 @@ import { WorkbenchErrorCode } from '../../contract/workbench.js';
 import { AppError, notFound } from '../http/errors.js';
 import { findTranscription } from '../audio/transcriptions.repository.js';
 import { skillConfig } from './definitions.service.js';
+import { callFigures, callFiguresMarkdown } from '../audio/call-metrics.js';
 
 /** A document as the request gives it: its text, or the caller's transcription by id. */
 export type DocumentRef = TaskDocument | { transcription_id: number; name?: string };
@@ -39,6 +40,14 @@ export function documentOfRun({ name, content, transcription: t }: ResolvedDocum
   if (!t) return { name, content };
   const { id, route, left_local, has_speakers, capability_degraded, capability_zh } = t;
   return { name, content, transcription: { id, route, left_local, has_speakers, capability_degraded, capability_zh } };
+}
+
+/** The deterministic figures of every transcript among the documents, as markdown (call_analysis). */
+export function callFiguresOf(documents: ResolvedDocument[]): string {
+  return documents
+    .filter((d) => d.transcription)
+    .map((d) => callFiguresMarkdown(d.name, callFigures(d.transcription!.segments)))
+    .join('\n\n');
 }
 
 /** A skill whose config says `requires_speakers: true` (the built-in call_review does). */
