@@ -194,7 +194,7 @@ describe('audio routes, models, fallback policy and call analysis', () => {
       const prompt = chat.requests.at(-1)!.body.messages!.at(-1)!.content;
       assert.match(prompt, /\| rep \| 10\.5 \| 66\.5% \| 2 \| 6\.5 \| 1 \| 0 \|/, 'the model sees the computed figures');
       assert.match(prompt, /customer: I want a loan\. Is the rate fixed\?/);
-      const artifact = reply.events.find((e) => e.type === 'artifact').artifact;
+      const artifact = reply.events.find((e) => e.type === 'artifact')!.artifact;
       assert.match(artifact.content, /^# Call analysis\n\n## Figures \(computed from the transcript\)/);
       assert.match(artifact.content, /Interruptions: customer interrupted rep at 3\.5 s\./);
       assert.match(artifact.content, /## Commitments\n- rep: send the contract tomorrow/);
