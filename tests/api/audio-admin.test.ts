@@ -9,7 +9,7 @@ import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
 import { form } from './media-fixtures.js';
 import { chatOk, useFakeModel, workerChat } from './workbench.fixtures.js';
-import { LOCAL_PATH_MISSING, callFixtures } from './audio-fixtures.js';
+import { LOCAL_PATH_MISSING, callFixtures, toneWav } from './audio-fixtures.js';
 
 const CHUNK = 5_242_880;
 
@@ -174,7 +174,7 @@ describe('audio routes, models, fallback policy and call analysis', () => {
     const fakeWav = await upload('true');
     // A header alone is broken audio: the real file is needed even for the cloud.
     assert.deepEqual([fakeWav.status, fakeWav.body.error], [400, 'invalid_audio']);
-    const labelled = (await ts.api.post('/api/audio/transcribe', { token: employee.token, form: form({ speakers: 'true' }, { name: 'call.wav', data: wav.length ? wav : tinyWav() }) })).body.data;
+    const labelled = (await ts.api.post('/api/audio/transcribe', { token: employee.token, form: form({ speakers: 'true' }, { name: 'call.wav', data: wav.length ? wav : toneWav(0.25) }) })).body.data;
     assert.equal(labelled.has_speakers, true);
 
     const figures = await ts.api.get(`/api/audio/transcriptions/${labelled.id}/figures`, { token: employee.token });
@@ -203,7 +203,7 @@ describe('audio routes, models, fallback policy and call analysis', () => {
       assert.deepEqual([doc.transcription.id, doc.transcription.route.name, doc.transcription.left_local, doc.transcription.has_speakers], [labelled.id, 'Cloud STT', false, true], 'the run records where the transcript came from');
 
       cloud.behave({ transcription: { text: 'one voice', segments: [{ start: 0, end: 2, text: 'one voice' }] } });
-      const plain = (await ts.api.post('/api/audio/transcribe', { token: employee.token, form: form({}, { name: 'call.wav', data: wav.length ? wav : tinyWav() }) })).body.data;
+      const plain = (await ts.api.post('/api/audio/transcribe', { token: employee.token, form: form({}, { name: 'call.wav', data: wav.length ? wav : toneWav(0.25) }) })).body.data;
       const requests = chat.requests.length;
       const refused = await workerChat(ts, employee.token, { message: 'Analyse this call.', skill_key: 'call_analysis', documents: [{ transcription_id: plain.id }] });
       assert.deepEqual([refused.status, refused.envelope.error], [400, 'workbench.speakers_required']);
@@ -216,23 +216,3 @@ describe('audio routes, models, fallback policy and call analysis', () => {
     }
   });
 });
-
-/** A 16 kHz mono WAV of a quarter second of tone (when the espeak-ng fixtures cannot be made here). */
-function tinyWav(): Uint8Array {
-  const samples = 4000;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(16000, 24);
-  wav.writeUInt32LE(32000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin(i / 5) * 8000), 44 + i * 2);
-  return new Uint8Array(wav);
-}

