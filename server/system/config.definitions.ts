@@ -26,4 +26,6 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   company_intro_content: { schema: z.string().max(1_000_000), default: '' },
   upload_session_ttl_hours: { schema: positiveInt(24 * 365), default: 48 },
   trusted_pack_keys: { schema: z.array(z.string().trim().min(1)), default: [] },
+  audio_cloud_fallback: { schema: z.boolean(), default: false },
+  audio_local_quality: { schema: z.enum(['accurate', 'fast']), default: 'accurate' },
 };
