@@ -28,4 +28,5 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   trusted_pack_keys: { schema: z.array(z.string().trim().min(1)), default: [] },
   audio_cloud_fallback: { schema: z.boolean(), default: false },
   audio_local_quality: { schema: z.enum(['accurate', 'fast']), default: 'accurate' },
+  coaching_admin_listen: { schema: z.boolean(), default: false },
 };
