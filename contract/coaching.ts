@@ -85,9 +85,15 @@ export interface FactCheck {
   correct: string;
   verdict: 'misstated' | 'consistent';
   explanation: string;
+  /** Where the rep said it: the first MAX_SEGMENTS_PER_FINDING times. */
   segments: SegmentRef[];
+  /** How many times the rep said it in the call. */
+  occurrences: number;
   citations: Citation[];
 }
+
+/** A finding quotes at most this many segments (a rate repeated all through an hour-long call is one finding). */
+export const MAX_SEGMENTS_PER_FINDING = 10;
 
 export type PracticeKind = 'fact' | 'objection' | 'talk_ratio' | 'questions' | 'interruptions' | 'monologue' | 'model';
 

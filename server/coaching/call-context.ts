@@ -6,13 +6,13 @@ import type { Product } from '../../contract/catalog.js';
 import type { Transcription } from '../../contract/audio.js';
 import { CoachingErrorCode, type CoachingReport } from '../../contract/coaching.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
-import { whereContains } from '../db/contains.js';
 import { AppError, notFound, validationFailed } from '../http/errors.js';
 import { findTranscription } from '../audio/transcriptions.repository.js';
 import { findProductRow, toProduct, type ProductRow } from '../products/products.repository.js';
 import { findOwnTask, findRun } from '../workbench/tasks.repository.js';
 import { searchChunks } from '../knowledge/search.js';
 import type { ChunkSnapshot, LabelledSegment, ProductNames } from './fact-checks.js';
+import { NameIndex } from './names.js';
 import type { CallInput } from './coaching.schema.js';
 
 export interface CallSource {
@@ -63,34 +63,26 @@ export function labelledSegments(transcription: Transcription, repSpeaker: strin
 
 type NameRow = Pick<ProductRow, 'id' | 'name' | 'code'>;
 
-const occurrences = (haystack: string, needle: string) => {
-  if (needle.length < 2) return 0;
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) count++;
-  return count;
-};
-
 /** The product given, or the active product the call names most (by name or code; ties: the first named). */
 export async function productOfCall(db: Db, productId: number | null | undefined, text: string): Promise<{ names: ProductNames; detected: boolean } | null> {
   const active: NameRow[] = await db('products').where({ status: 'active' }).select('id', 'name', 'code');
-  const namesOf = (rows: NameRow[]) => rows.flatMap((r) => [r.name, ...(r.code ? [r.code] : [])]);
+  const entries = active.map((r) => ({ id: Number(r.id), names: [r.name, r.code] }));
   if (productId !== undefined && productId !== null) {
     const row = await findProductRow(db, productId);
     if (!row) throw validationFailed(`Invalid product_id: product ${productId} does not exist`, [{ path: 'product_id', message: 'unknown product' }]);
-    return { names: { product: toProduct(row), others: namesOf(active.filter((r) => Number(r.id) !== productId)) }, detected: false };
+    // An inactive product given explicitly is still checked; its names join the index.
+    return { names: { product: toProduct(row), index: new NameIndex([...entries, { id: productId, names: [row.name, row.code] }]) }, detected: false };
   }
-  const lower = text.toLowerCase();
-  let best: { row: NameRow; count: number; first: number } | undefined;
-  for (const row of active) {
-    const names = [row.name, ...(row.code ? [row.code] : [])].map((n) => n.toLowerCase());
-    const count = names.reduce((n, name) => n + occurrences(lower, name), 0);
-    if (!count) continue;
-    const first = Math.min(...names.map((name) => lower.indexOf(name)).filter((i) => i >= 0));
-    if (!best || count > best.count || (count === best.count && first < best.first)) best = { row, count, first };
+  const index = new NameIndex(entries);
+  const counts = new Map<number, { count: number; first: number }>();
+  for (const hit of index.find(text)) {
+    const seen = counts.get(hit.id);
+    counts.set(hit.id, { count: (seen?.count ?? 0) + 1, first: seen?.first ?? hit.at });
   }
+  const best = [...counts.entries()].sort(([, a], [, b]) => b.count - a.count || a.first - b.first)[0];
   if (!best) return null;
-  const row = await findProductRow(db, Number(best.row.id));
-  return row ? { names: { product: toProduct(row), others: namesOf(active.filter((r) => r.id !== best.row.id)) }, detected: true } : null;
+  const row = await findProductRow(db, best[0]);
+  return row ? { names: { product: toProduct(row), index }, detected: true } : null;
 }
 
 /** Chunks checked per product: every approved chunk naming it, up to this many. */
@@ -99,33 +91,26 @@ const MAX_PRODUCT_CHUNKS = 60;
 const MODEL_PRODUCT_CHUNKS = 10;
 const MODEL_SEARCH_CHUNKS = 6;
 
-interface ChunkRow {
-  id: number | string;
-  source_type: ChunkSnapshot['source']['type'];
-  source_id: number | string;
-  title: string;
-  content: string;
-}
-
-const toSnapshot = (r: ChunkRow): ChunkSnapshot => ({ id: Number(r.id), source: { type: r.source_type, id: Number(r.source_id), title: r.title }, content: r.content });
-
-/** Approved chunks naming the product (search only ever holds chunks of approved sources and media). */
-export async function chunksAbout(db: Db, product: Product): Promise<ChunkSnapshot[]> {
+/**
+ * Approved chunks naming the product (search only ever holds chunks of approved sources and media): the full-text
+ * index finds the chunks with the name's words, and only those that name it as a whole are kept.
+ */
+export async function chunksAbout(db: Db, names: ProductNames): Promise<ChunkSnapshot[]> {
+  const { product, index } = names;
   const found = new Map<number, ChunkSnapshot>();
   for (const name of [product.name, product.code].filter((n): n is string => !!n && n.trim().length >= 2)) {
-    const query = db('knowledge_chunks').select('id', 'source_type', 'source_id', 'title', 'content').orderBy('id').limit(MAX_PRODUCT_CHUNKS);
-    whereContains(query, ['content'], name.trim());
-    for (const row of (await query) as ChunkRow[]) found.set(Number(row.id), toSnapshot(row));
+    for (const hit of await searchChunks(db, name.trim(), MAX_PRODUCT_CHUNKS)) {
+      if (!found.has(hit.id) && index.mentions(hit.content, product.id).own) found.set(hit.id, { id: hit.id, source: hit.source, content: hit.content });
+    }
   }
-  return [...found.values()].sort((a, b) => a.id - b.id).slice(0, MAX_PRODUCT_CHUNKS);
+  return [...found.values()].sort((a, b) => a.id - b.id);
 }
 
-/** What the model is offered to check the rep's other statements against. */
+/** What the model is offered to check the rep's other statements against: the product's chunks, else search hits. */
 export async function chunksForModel(db: Db, productChunks: ChunkSnapshot[], repText: string): Promise<ChunkSnapshot[]> {
   const offered = new Map(productChunks.slice(0, MODEL_PRODUCT_CHUNKS).map((c) => [c.id, c]));
+  if (offered.size >= MODEL_PRODUCT_CHUNKS) return [...offered.values()];
   const hits = await searchChunks(db, repText.slice(0, 500), MODEL_SEARCH_CHUNKS).catch(() => []);
   for (const hit of hits) if (!offered.has(hit.id)) offered.set(hit.id, { id: hit.id, source: hit.source, content: hit.content });
   return [...offered.values()];
 }
-
-export type { ProductNames };

@@ -238,18 +238,11 @@ interface DraftRow extends UserColumns {
   updated_at: string;
 }
 
-export interface NewDraft {
-  report_id: number;
+export type NewDraft = Pick<QuestionDraft, 'report_id' | 'domain' | 'type' | 'stem' | 'options' | 'answer' | 'explanation'> & {
   user_id: number;
-  domain: string;
-  type: QuestionType;
-  stem: string;
-  options: QuestionOption[];
-  answer: string[];
-  explanation: string;
   provenance: DraftProvenance;
   created_at: string;
-}
+};
 
 const toDraft = (r: DraftRow): QuestionDraft => {
   const { finding_ids, segments, citations } = parseJson<DraftProvenance>(r.provenance, EMPTY_PROVENANCE);

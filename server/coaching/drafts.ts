@@ -3,20 +3,11 @@
 // statement, and a multiple-choice question when several facts of the product were misstated. The explanation cites
 // the approved knowledge the answer rests on, never the rep or the call (the question is for everyone); the draft
 // keeps the call's segments as its provenance. Pure functions.
-import type { QuestionOption, QuestionType } from '../../contract/exams.js';
-import type { Citation, FactCheck, SegmentRef } from '../../contract/coaching.js';
+import type { QuestionOption } from '../../contract/exams.js';
+import type { Citation, FactCheck, QuestionDraft } from '../../contract/coaching.js';
 import { quantities, riskLevels, sameValue, type Quantity } from './quantities.js';
 
-export interface DraftContent {
-  finding_ids: string[];
-  type: QuestionType;
-  stem: string;
-  options: QuestionOption[];
-  answer: string[];
-  explanation: string;
-  segments: SegmentRef[];
-  citations: Citation[];
-}
+export type DraftContent = Pick<QuestionDraft, 'finding_ids' | 'type' | 'stem' | 'options' | 'answer' | 'explanation' | 'segments' | 'citations'>;
 
 export const MAX_DRAFTS_PER_REPORT = 12;
 const KEYS = 'ABCDEFGH';

@@ -3,9 +3,10 @@
 // product. A fact is checked only when the rep's sentence names it and carries a value of the same kind; the correct
 // value comes from the product field, else from what the chunks say. Pure functions.
 import type { Product } from '../../contract/catalog.js';
-import type { Citation, FactCheck, SegmentRef } from '../../contract/coaching.js';
+import { MAX_SEGMENTS_PER_FINDING, type Citation, type FactCheck, type SegmentRef } from '../../contract/coaching.js';
 import type { KnowledgeChunkSourceType } from '../../contract/knowledge.js';
 import { quantities, riskLevels, sameValue, sentences, type Quantity } from './quantities.js';
+import type { NameIndex } from './names.js';
 
 /** A speaker-labelled segment with its position in the transcription. */
 export interface LabelledSegment {
@@ -93,16 +94,9 @@ function statedValue(rule: FactRule, sentence: string): Quantity | undefined {
 
 export interface ProductNames {
   product: Product;
-  /** Names and codes of the other active products: a sentence naming one of them is about that product. */
-  others: string[];
+  /** The names and codes of this and every other active product: a sentence naming another one is about that one. */
+  index: NameIndex;
 }
-
-const mentions = (text: string, names: string[]) => {
-  const lower = text.toLowerCase();
-  return names.some((n) => n.length >= 2 && lower.includes(n.toLowerCase()));
-};
-
-const namesOf = (p: Product) => [p.name, ...(p.code ? [p.code] : [])];
 
 /** A chunk's heading trail (its first line, `A > B > C`, before a blank line) and the text after it. */
 function splitTrail(content: string): { heading: string; body: string } {
@@ -112,24 +106,23 @@ function splitTrail(content: string): { heading: string; body: string } {
 }
 
 /**
- * What the approved chunks say of the fact for this product. A sentence is about the product when it names it;
- * when it names another product it is not; otherwise the section's own heading decides, then the chunk's text (a
- * handbook whose title names one product must not make every section about that product).
+ * The chunk sentences about the product. A sentence is about the product when it names it; when it names another
+ * product it is not; otherwise the section's own heading decides, then the chunk's text (a handbook whose title
+ * names one product must not make every section about that product).
  */
-function chunkClaims(rule: FactRule, chunks: ChunkSnapshot[], { product, others }: ProductNames): { chunk: ChunkSnapshot; value: Quantity }[] {
-  const own = namesOf(product);
-  const claims: { chunk: ChunkSnapshot; value: Quantity }[] = [];
+function sentencesAbout(chunks: ChunkSnapshot[], { product, index }: ProductNames): { chunk: ChunkSnapshot; sentence: string }[] {
+  const found: { chunk: ChunkSnapshot; sentence: string }[] = [];
   for (const chunk of chunks) {
     const { heading, body } = splitTrail(chunk.content);
-    const section = mentions(heading, own) ? 'own' : mentions(heading, others) ? 'other' : mentions(body, own) && !mentions(body, others) ? 'own' : 'none';
+    const inHeading = index.mentions(heading, product.id);
+    const inBody = index.mentions(body, product.id);
+    const section = inHeading.own || (!inHeading.other && inBody.own && !inBody.other);
     for (const sentence of sentences(body)) {
-      const value = statedValue(rule, sentence);
-      if (!value) continue;
-      const about = mentions(sentence, own) || (!mentions(sentence, others) && section === 'own');
-      if (about) claims.push({ chunk, value });
+      const named = index.mentions(sentence, product.id);
+      if (named.own || (!named.other && section)) found.push({ chunk, sentence });
     }
   }
-  return claims;
+  return found;
 }
 
 /** The most frequent value (first seen on a tie). */
@@ -142,8 +135,11 @@ function mostCommon(values: Quantity[]): Quantity | undefined {
   return best?.q;
 }
 
-function correctValue(rule: FactRule, names: ProductNames, chunks: ChunkSnapshot[]) {
-  const claims = chunkClaims(rule, chunks, names);
+function correctValue(rule: FactRule, names: ProductNames, about: { chunk: ChunkSnapshot; sentence: string }[]) {
+  const claims = about.flatMap(({ chunk, sentence }) => {
+    const value = statedValue(rule, sentence);
+    return value ? [{ chunk, value }] : [];
+  });
   const fromChunks = mostCommon(claims.map((c) => c.value));
   const value = rule.truth?.value ?? fromChunks?.value;
   if (value === undefined) return undefined;
@@ -168,23 +164,27 @@ const sourcesText = (citations: Citation[]) =>
  */
 export function checkStructuredFacts(names: ProductNames, chunks: ChunkSnapshot[], repSegments: LabelledSegment[]): CheckedFact[] {
   const facts: CheckedFact[] = [];
-  const own = namesOf(names.product);
+  const about = sentencesAbout(chunks, names);
   // A sentence naming another product (and not this one) is about that product: not checked against this one.
-  const aboutOther = (sentence: string) => mentions(sentence, names.others) && !mentions(sentence, own);
+  const repSentences = repSegments.flatMap((segment) =>
+    sentences(segment.text).flatMap((sentence) => {
+      const named = names.index.mentions(sentence, names.product.id);
+      return named.other && !named.own ? [] : [{ segment, sentence }];
+    }),
+  );
   for (const rule of factRules(names.product)) {
-    const statements = repSegments.flatMap((segment) =>
-      sentences(segment.text).flatMap((sentence) => {
-        const stated = aboutOther(sentence) ? undefined : statedValue(rule, sentence);
-        return stated ? [{ segment, sentence, stated }] : [];
-      }),
-    );
+    const statements = repSentences.flatMap(({ segment, sentence }) => {
+      const stated = statedValue(rule, sentence);
+      return stated ? [{ segment, sentence, stated }] : [];
+    });
     if (!statements.length) continue;
-    const correct = correctValue(rule, names, chunks);
+    const correct = correctValue(rule, names, about);
     if (!correct) continue;
     for (const { segment, sentence, stated } of statements) {
       const same = facts.find((f) => f.field === rule.field && f.stated === stated.text);
       if (same) {
-        if (!same.segments.some((s) => s.index === segment.index)) same.segments.push(segmentRef(segment));
+        same.occurrences++;
+        if (same.segments.length < MAX_SEGMENTS_PER_FINDING && !same.segments.some((s) => s.index === segment.index)) same.segments.push(segmentRef(segment));
         continue;
       }
       const misstated = !sameValue(stated.value, correct.value);
@@ -200,6 +200,7 @@ export function checkStructuredFacts(names: ProductNames, chunks: ChunkSnapshot[
           ? `通话中说「${names.product.name}」的${rule.label}是 ${stated.text}，已审核的资料为 ${correct.display}（依据：${sourcesText(correct.citations)}）。`
           : `与已审核的资料一致：${rule.label} ${correct.display}（依据：${sourcesText(correct.citations)}）。`,
         segments: [segmentRef(segment)],
+        occurrences: 1,
         citations: correct.citations,
       });
     }

@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
-import type { Citation, CoachingModelRun, Objection } from '../../contract/coaching.js';
+import { MAX_SEGMENTS_PER_FINDING, type Citation, type CoachingModelRun, type Objection } from '../../contract/coaching.js';
 import { AppError } from '../http/errors.js';
-import { streamChat } from '../ai/chat-client.js';
+import { noModelRoute, streamChat } from '../ai/chat-client.js';
+import { chatRouteOrder } from '../ai/chat-route-order.js';
 import { describeProduct } from '../chat/coach-prompt.js';
 import { chunkCitation, fieldCitation, segmentRef, type CheckedFact, type ChunkSnapshot, type LabelledSegment } from './fact-checks.js';
 
@@ -21,7 +22,8 @@ export interface ModelAnalysisInput {
   segments: LabelledSegment[];
   repSpeaker: string;
   product: Product | null;
-  chunks: ChunkSnapshot[];
+  /** What the model is offered to cite; loaded only when a chat route exists. */
+  chunks: () => Promise<ChunkSnapshot[]>;
   /** Checked in code already: the model is told not to report them again. */
   known: CheckedFact[];
   userId: number;
@@ -90,7 +92,7 @@ function transcriptLines(input: ModelAnalysisInput): { lines: string[]; truncate
 
 const clip = (value: string, max: number) => (value.length > max ? `${value.slice(0, max)}…` : value);
 
-function prompt(input: ModelAnalysisInput, lines: string[]): string {
+function prompt(input: ModelAnalysisInput, lines: string[], chunks: ChunkSnapshot[]): string {
   const known = input.known.map((f) => `- ${f.label}: the rep said ${f.stated} (segments ${f.segments.map((s) => s.index).join(', ')}); approved value ${f.correct}`);
   return [
     'Review this recorded sales call for coaching. Each transcript line is: [segment index] start–end, speaker label, role (REP or CUSTOMER), text.',
@@ -99,8 +101,8 @@ function prompt(input: ModelAnalysisInput, lines: string[]): string {
     '',
     input.product ? `Product discussed:\n${describeProduct(input.product)}` : 'No product was identified for this call.',
     '',
-    input.chunks.length
-      ? `Approved knowledge excerpts (cite them by chunk id):\n${input.chunks.map((c) => `[chunk ${c.id}] ${c.source.title}\n${clip(c.content, MAX_CHUNK_CHARS)}`).join('\n\n')}`
+    chunks.length
+      ? `Approved knowledge excerpts (cite them by chunk id):\n${chunks.map((c) => `[chunk ${c.id}] ${c.source.title}\n${clip(c.content, MAX_CHUNK_CHARS)}`).join('\n\n')}`
       : 'No approved knowledge excerpts are available.',
     '',
     ...(known.length ? ['Already checked in code (do not report these again):', ...known, ''] : []),
@@ -147,13 +149,13 @@ function productField(product: Product, name: string): Citation | undefined {
   return attribute ? fieldCitation(product, `attributes.${attribute}`, attribute, product.attributes[attribute]!) : undefined;
 }
 
-function readReply(input: ModelAnalysisInput, reply: unknown): Omit<ModelAnalysis, 'run'> & { dropped: number } {
+function readReply(input: ModelAnalysisInput, offered: ChunkSnapshot[], reply: unknown): Omit<ModelAnalysis, 'run'> & { dropped: number } {
   const parsed = Reply.safeParse(reply);
   if (!parsed.success) throw new AppError(502, 'model_reply_invalid', 'The model did not answer with the JSON asked for');
   const byIndex = new Map(input.segments.map((s) => [s.index, s]));
   const isRep = (i: number) => byIndex.get(i)?.speaker === input.repSpeaker;
   const isCustomer = (i: number) => byIndex.has(i) && !isRep(i);
-  const chunks = new Map(input.chunks.map((c) => [c.id, c]));
+  const chunks = new Map(offered.map((c) => [c.id, c]));
   let dropped = 0;
 
   const objections: Omit<Objection, 'id'>[] = [];
@@ -167,8 +169,8 @@ function readReply(input: ModelAnalysisInput, reply: unknown): Omit<ModelAnalysi
     const o = item.data;
     objections.push({
       summary: o.summary,
-      customer: customer.map((i) => segmentRef(byIndex.get(i)!)),
-      rep_response: o.rep_segments.filter(isRep).map((i) => segmentRef(byIndex.get(i)!)),
+      customer: customer.slice(0, MAX_SEGMENTS_PER_FINDING).map((i) => segmentRef(byIndex.get(i)!)),
+      rep_response: o.rep_segments.filter(isRep).slice(0, MAX_SEGMENTS_PER_FINDING).map((i) => segmentRef(byIndex.get(i)!)),
       handling: o.handling,
       assessment: o.assessment,
       better_answer: o.better_answer,
@@ -198,6 +200,7 @@ function readReply(input: ModelAnalysisInput, reply: unknown): Omit<ModelAnalysi
       verdict: 'misstated',
       explanation: c.explanation || `已审核的资料为：${c.correct}`,
       segments: [segmentRef(segment)],
+      occurrences: 1,
       citations: [...(chunk ? [chunkCitation(chunk)] : []), ...(field ? [field] : [])],
     });
   }
@@ -209,7 +212,7 @@ function readReply(input: ModelAnalysisInput, reply: unknown): Omit<ModelAnalysi
       dropped++;
       continue;
     }
-    practice.push({ title: item.data.title, detail: item.data.detail, segments: item.data.segments.filter((i) => byIndex.has(i)).map((i) => byIndex.get(i)!) });
+    practice.push({ title: item.data.title, detail: item.data.detail, segments: item.data.segments.filter((i) => byIndex.has(i)).slice(0, MAX_SEGMENTS_PER_FINDING).map((i) => byIndex.get(i)!) });
   }
   return { objections, facts, practice, dropped };
 }
@@ -224,12 +227,15 @@ const EMPTY = { objections: [], facts: [], practice: [] };
 export async function analyseWithModel(db: Db, input: ModelAnalysisInput): Promise<ModelAnalysis> {
   const { lines, truncated } = transcriptLines(input);
   const base = { route: null, dropped_items: 0, transcript_truncated: truncated };
+  const unavailable = (err: AppError): ModelAnalysis => ({ run: { ...base, status: 'unavailable', error: { code: err.code, message: err.message } }, ...EMPTY });
+  if (!(await chatRouteOrder(db)).length) return unavailable(noModelRoute());
+  const chunks = await input.chunks();
   let result;
   try {
     result = await streamChat(db, {
       messages: [
         { role: 'system', content: 'You are the sales coach of a company training platform. You report only what the transcript and the approved knowledge show. You answer with JSON only.' },
-        { role: 'user', content: prompt(input, lines) },
+        { role: 'user', content: prompt(input, lines, chunks) },
       ],
       onToken: () => undefined,
       signal: input.signal,
@@ -237,12 +243,12 @@ export async function analyseWithModel(db: Db, input: ModelAnalysisInput): Promi
     });
   } catch (err) {
     if (input.signal?.aborted || !(err instanceof AppError)) throw err;
-    const status = err.code === 'no_model_route' ? 'unavailable' : 'failed';
-    return { run: { ...base, status, error: { code: err.code, message: err.message } }, ...EMPTY };
+    if (err.code === 'no_model_route') return unavailable(err);
+    return { run: { ...base, status: 'failed', error: { code: err.code, message: err.message } }, ...EMPTY };
   }
   const route = result.route;
   try {
-    const { dropped, ...analysis } = readReply(input, parseJsonObject(result.text));
+    const { dropped, ...analysis } = readReply(input, chunks, parseJsonObject(result.text));
     return { run: { ...base, route, status: 'complete', error: null, dropped_items: dropped }, ...analysis };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

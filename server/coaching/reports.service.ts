@@ -61,14 +61,14 @@ export async function createReport(db: Db, user: Reader, input: CallInput, signa
   const figures = callFigures(transcription.segments);
   const found = await productOfCall(db, input.product_id, segments.map((s) => s.text).join('\n'));
   const product = found?.names.product ?? null;
-  const productChunks = product ? await chunksAbout(db, product) : [];
+  const productChunks = found ? await chunksAbout(db, found.names) : [];
   const structured = found ? checkStructuredFacts(found.names, productChunks, repSegments) : [];
 
   const model = await analyseWithModel(db, {
     segments,
     repSpeaker: input.rep_speaker,
     product,
-    chunks: await chunksForModel(db, productChunks, repSegments.map((s) => s.text).join(' ')),
+    chunks: () => chunksForModel(db, productChunks, repSegments.map((s) => s.text).join(' ')),
     known: structured,
     userId: user.id,
     signal,

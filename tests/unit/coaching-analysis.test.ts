@@ -10,6 +10,7 @@ import { checkStructuredFacts, type ChunkSnapshot, type LabelledSegment } from '
 import { draftQuestions } from '../../server/coaching/drafts.js';
 import { pickPractice } from '../../server/coaching/practice.js';
 import { parseJsonObject } from '../../server/coaching/model-analysis.js';
+import { NameIndex } from '../../server/coaching/names.js';
 import { questionIssues } from '../../server/exams/questions.service.js';
 import { callFigures } from '../../server/audio/call-metrics.js';
 
@@ -31,7 +32,7 @@ const product = (fields: Partial<Product> = {}): Product => ({
 
 const chunk = (id: number, content: string): ChunkSnapshot => ({ id, source: { type: 'knowledge', id: 9, title: '2025年度理财产品手册' }, content });
 const rep = (index: number, text: string): LabelledSegment => ({ index, start: index * 5, end: index * 5 + 4, speaker: 'rep', text });
-const names = (p: Product) => ({ product: p, others: ['恒信进取二号', 'HX-JQ-002'] });
+const names = (p: Product) => ({ product: p, index: new NameIndex([{ id: p.id, names: [p.name, p.code] }, { id: 2, names: ['恒信进取二号', 'HX-JQ-002'] }]) });
 
 describe('quantities as said in calls', () => {
   test('Chinese numerals, percents, ten-thousands and units', () => {
@@ -89,11 +90,11 @@ describe('structured fact checks', () => {
       rep(2, '锁定期大概三个月。'),
     ]);
     assert.deepEqual(
-      facts.map((f) => [f.field, f.verdict, f.stated, f.correct, f.segments.map((s) => s.index)]),
+      facts.map((f) => [f.field, f.verdict, f.stated, f.correct, f.segments.map((s) => s.index), f.occurrences]),
       [
-        ['risk_level', 'misstated', 'R1', 'R2', [0, 1]],
-        ['attributes.起购金额', 'misstated', '5000元', '1万元', [0]],
-        ['attributes.锁定期', 'consistent', '90天', '90天', [1]],
+        ['risk_level', 'misstated', 'R1', 'R2', [0, 1], 2],
+        ['attributes.起购金额', 'misstated', '5000元', '1万元', [0], 1],
+        ['attributes.锁定期', 'consistent', '90天', '90天', [1], 1],
       ],
     );
   });
@@ -117,6 +118,7 @@ describe('draft questions from misstated facts', () => {
     verdict: 'misstated',
     explanation: '',
     segments: [{ index: 0, start: 0, end: 4, speaker: 'rep', quote: 'q', audio_url: null }],
+    occurrences: 1,
     citations: [{ type: 'chunk', chunk_id: 3, source: { type: 'knowledge', id: 9, title: '手册' }, text: '恒信稳盈一号的销售佣金为0.3%。' }],
     ...fields,
   });
@@ -188,5 +190,21 @@ describe('the model reply', () => {
     assert.deepEqual(parseJsonObject('Sure! {"practice": [{"title": "x"}]} Hope it helps.'), { practice: [{ title: 'x' }] });
     assert.equal(parseJsonObject('no json here'), undefined);
     assert.equal(parseJsonObject('{broken'), undefined);
+  });
+});
+
+describe('product names in a call', () => {
+  test('whole words for Latin names, the longest of overlapping names, Chinese names anywhere', () => {
+    const index = new NameIndex([
+      { id: 1, names: ['Steady Income Fund', 'SIF-1'] },
+      { id: 2, names: ['Steady Income Fund Plus', 'SIF-17'] },
+      { id: 3, names: ['恒信稳盈一号', null] },
+    ]);
+    assert.deepEqual(
+      index.find('About SIF-17 and the Steady Income Fund Plus, not the steady income fund; 买恒信稳盈一号吗').map((h) => h.id),
+      [2, 2, 1, 3],
+    );
+    assert.deepEqual(index.find('SIF-1x, XSIF-1, SIF-1.'), [{ id: 1, at: 16, length: 5 }]);
+    assert.deepEqual(index.mentions('Steady Income Fund Plus pays more', 1), { own: false, other: true });
   });
 });
