@@ -458,6 +458,16 @@ describe('coaching from customer calls /api/coaching', { skip: FIXTURE_TOOLS_MIS
     await setConfig({ llm_base_url: fake.baseUrl, llm_model: 'fake-model' });
   });
 
+  test('a recording in a format browsers do not play (amr) is kept as Ogg/Opus', async () => {
+    const fx = await callFixtures();
+    fake.behave({ transcription: { text: 'hello there', language: 'en', segments: [{ start: 0, end: 2, text: 'hello there' }] } });
+    const amr = await transcribe(rep.token, fx.files['call.amr']!, {});
+    assert.equal(amr.has_recording, true);
+    const audio = await fetchBytes(`/api/audio/transcriptions/${amr.id}/recording`, { authorization: `Bearer ${rep.token}` });
+    assert.equal(audio.headers.get('content-type'), 'audio/ogg');
+    assert.equal(new TextDecoder().decode(audio.bytes.subarray(0, 4)), 'OggS');
+  });
+
   test('the rep can remove the kept audio; the report then says it is not kept', async () => {
     const removed = await ts.api.delete(`/api/audio/transcriptions/${transcriptionId}/recording`, { token: rep.token });
     assert.deepEqual(removed.body.data, { id: transcriptionId, has_recording: false, removed: true });
@@ -500,17 +510,5 @@ describe('coaching on the local speech route, offline, without a chat model', { 
     const audio = await fetch(ts.url + report.recording.url);
     assert.equal(audio.status, 200);
     assert.deepEqual(new Uint8Array(await audio.arrayBuffer()), new Uint8Array(await fs.readFile(file)));
-  });
-
-  test('a recording in a format browsers do not play (amr) is kept as Ogg/Opus', async () => {
-    const rep = await ts.user();
-    const fx = await callFixtures();
-    const res = await ts.api.post('/api/audio/transcribe', { token: rep.token, form: form({}, { name: 'call.amr', data: new Uint8Array(await fs.readFile(fx.files['call.amr']!)) }) });
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data.has_recording, true);
-    const audio = await fetch(`${ts.url}/api/audio/transcriptions/${res.body.data.id}/recording`, { headers: { authorization: `Bearer ${rep.token}` } });
-    assert.equal(audio.headers.get('content-type'), 'audio/ogg');
-    const bytes = new Uint8Array(await audio.arrayBuffer());
-    assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), 'OggS');
   });
 });
