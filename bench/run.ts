@@ -5,6 +5,7 @@ import chat from './chat.js';
 import media from './media.js';
 import exams from './exams.js';
 import knowledge from './knowledge.js';
+import renderer from './renderer.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -14,6 +15,7 @@ const scenarios: [string, Scenario][] = [
   ['chat', chat],
   ['media', media],
   ['knowledge', knowledge],
+  ['renderer', renderer],
 ];
 
 const only = process.argv.slice(2);
