@@ -1,5 +1,5 @@
 // Screenshots of the journeys, saved as test artifacts under test-results/screenshots/<journey>/<name>.png
-// (git-ignored; CI keeps the folder). Taken at the browser's 1366×768 viewport, the smallest screen we lay out for.
+// (git-ignored). Taken at the browser's 1366×768 viewport, the smallest screen we lay out for.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';

@@ -140,8 +140,21 @@ describe('desktop UI in Chromium', { skip }, () => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('trainbench.token')), null);
   });
 
+  test('login and navigation work from the keyboard', async () => {
+    // The username field has the focus when the login screen opens.
+    await page.keyboard.type('admin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ADMIN_PASSWORD);
+    await page.keyboard.press('Enter');
+    const shell = new Shell(page);
+    await shell.signedInUser.waitFor();
+    await shell.navItem('courses').focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: zh('products.title') }).waitFor();
+  });
+
   test('an expired or revoked token sends the user back to the login screen', async () => {
-    await new LoginPage(page).logIn('admin', ADMIN_PASSWORD);
     await page.evaluate(() => sessionStorage.setItem('trainbench.token', 'not-a-valid-token'));
     await new Shell(page).open('courses');
     await page.getByText(zh('auth.expired')).waitFor();
@@ -206,6 +219,18 @@ describe('desktop UI in Chromium', { skip }, () => {
     await snap(page, 'trainee-basics', '01-home-trainee-zh');
     await page.goto(`${server.url}/#/admin/users`);
     await page.getByRole('heading', { name: zh('shell.notFound.title') }).waitFor();
+  });
+
+  test('a user who chose English on another machine gets English at login here', async () => {
+    const reader = await server.user('employee');
+    assert.equal((await server.api.put('/api/auth/me', { token: reader.token, body: { locale: 'en' } })).status, 200);
+    const elsewhere = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await elsewhere.goto(`${server.url}/`);
+    await new LoginPage(elsewhere).logIn(reader.username, 'secret-pass');
+    await new Shell(elsewhere, 'en').navItem('products').waitFor();
+    assert.equal(await elsewhere.locator('html').getAttribute('lang'), 'en');
+    await snap(elsewhere, 'trainee-basics', '02-home-trainee-en');
+    await elsewhere.close();
   });
 
   test('no script errors or blocked resources', () => {

@@ -3,7 +3,7 @@ import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-route
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Avatar, Badge, Button, Flex, Layout, Menu, type MenuProps } from 'antd';
-import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { BellOutlined, BookOutlined, FormOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons';
 import { ADMIN_SECTIONS, NAV_GROUPS, mayOpen, navPathOf, screens, type NavGroup } from './screens';
 import { useSession, useUser } from './session';
 import { ConnectionBanner } from './connection';
@@ -12,6 +12,9 @@ import { desktopBridge } from './desktop';
 import { notificationQueries } from '../features/notifications/queries';
 
 type MenuItem = NonNullable<MenuProps['items']>[number];
+
+/** Only the groups have icons: they are what the collapsed sidebar shows (their items open beside it). */
+const GROUP_ICONS: Record<NavGroup, typeof BookOutlined> = { learn: BookOutlined, exams: FormOutlined, workbench: RobotOutlined, admin: SettingOutlined };
 
 const COLLAPSED_KEY = 'trainbench.nav-collapsed';
 const OPEN_KEY = 'trainbench.nav-open';
@@ -22,10 +25,7 @@ function useMenuItems(): MenuItem[] {
   const { role } = useUser();
   return useMemo(() => {
     const visible = screens.filter((s) => s.nav && mayOpen(s, role));
-    const item = (s: (typeof visible)[number]): MenuItem => {
-      const Icon = s.nav!.icon;
-      return { key: s.path, icon: <Icon aria-hidden />, label: t(s.nav!.label) };
-    };
+    const item = (s: (typeof visible)[number]): MenuItem => ({ key: s.path, label: t(s.nav!.label) });
     return NAV_GROUPS.flatMap((group): MenuItem[] => {
       const inGroup = visible.filter((s) => s.nav!.group === group);
       if (!inGroup.length) return [];
@@ -36,7 +36,8 @@ function useMenuItems(): MenuItem[] {
               return inSection.length ? [{ type: 'group', key: `section-${section}`, label: t(`shell.sections.${section}`), children: inSection.map(item) }] : [];
             })
           : inGroup.map(item);
-      return [{ key: `group-${group}`, label: t(`shell.groups.${group}`), children }];
+      const Icon = GROUP_ICONS[group];
+      return [{ key: `group-${group}`, icon: <Icon aria-hidden />, label: t(`shell.groups.${group}`), children }];
     });
   }, [t, role]);
 }
@@ -105,6 +106,11 @@ export function Shell({ children }: { children?: ReactNode }) {
   const [collapsed, setCollapsed] = useStoredState(COLLAPSED_KEY, false);
   const [openKeys, setOpenKeys] = useStoredState<string[]>(OPEN_KEY, NAV_GROUPS.map((g: NavGroup) => `group-${g}`));
   const selected = navPathOf(pathname);
+  const navLabel = screens.find((s) => s.path === selected)?.nav?.label;
+  const title = navLabel ? `${t(navLabel)} · ${t('shell.appName')}` : t('shell.appName');
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
 
   return (
     <Layout className="shell">

@@ -5,23 +5,6 @@
 import type { ComponentType } from 'react';
 import type { ParseKeys } from 'i18next';
 import { matchPath } from 'react-router';
-import {
-  AuditOutlined,
-  BookOutlined,
-  CloudUploadOutlined,
-  ContainerOutlined,
-  FileSearchOutlined,
-  FormOutlined,
-  HomeOutlined,
-  MessageOutlined,
-  PictureOutlined,
-  RobotOutlined,
-  SafetyCertificateOutlined,
-  SettingOutlined,
-  ShoppingOutlined,
-  TeamOutlined,
-  WarningOutlined,
-} from '@ant-design/icons';
 import type { Role } from '../api/types';
 
 /** Top-level groups of the sidebar, in order. */
@@ -36,7 +19,6 @@ export interface NavItem {
   /** Only in the admin group: the sub-group heading it sits under. */
   section?: AdminSection;
   label: ParseKeys;
-  icon: ComponentType;
 }
 
 export interface Screen {
@@ -52,38 +34,38 @@ const ADMIN: Role[] = ['admin'];
 
 export const screens: Screen[] = [
   // 学习 learn
-  { path: '/', page: () => import('../features/home/HomePage'), nav: { group: 'learn', label: 'shell.nav.home', icon: HomeOutlined } },
-  { path: '/products', page: () => import('../features/products/ProductsPage'), nav: { group: 'learn', label: 'shell.nav.products', icon: ShoppingOutlined } },
+  { path: '/', page: () => import('../features/home/HomePage'), nav: { group: 'learn', label: 'shell.nav.home' } },
+  { path: '/products', page: () => import('../features/products/ProductsPage'), nav: { group: 'learn', label: 'shell.nav.products' } },
   { path: '/products/:id', page: () => import('../features/products/ProductDetailPage') },
-  { path: '/courses', page: () => import('../features/courses/CoursesPage'), nav: { group: 'learn', label: 'shell.nav.courses', icon: BookOutlined } },
+  { path: '/courses', page: () => import('../features/courses/CoursesPage'), nav: { group: 'learn', label: 'shell.nav.courses' } },
   { path: '/courses/:id', page: () => import('../features/courses/CourseDetailPage') },
 
   // 考试 exams
-  { path: '/exams', page: () => import('../features/exams/ExamsPage'), nav: { group: 'exams', label: 'shell.nav.exams', icon: FormOutlined } },
+  { path: '/exams', page: () => import('../features/exams/ExamsPage'), nav: { group: 'exams', label: 'shell.nav.exams' } },
   { path: '/exams/:id', page: () => import('../features/exams/ExamPage') },
-  { path: '/records', page: () => import('../features/records/RecordsPage'), nav: { group: 'exams', label: 'shell.nav.records', icon: SafetyCertificateOutlined } },
+  { path: '/records', page: () => import('../features/records/RecordsPage'), nav: { group: 'exams', label: 'shell.nav.records' } },
   { path: '/records/:id', page: () => import('../features/records/RecordDetailPage') },
-  { path: '/mistakes', page: () => import('../features/records/MistakesPage'), nav: { group: 'exams', label: 'shell.nav.mistakes', icon: WarningOutlined } },
+  { path: '/mistakes', page: () => import('../features/records/MistakesPage'), nav: { group: 'exams', label: 'shell.nav.mistakes' } },
 
   // 工作台 workbench
-  { path: '/coach', page: () => import('../features/coach/CoachPage'), nav: { group: 'workbench', label: 'shell.nav.coach', icon: MessageOutlined } },
-  { path: '/workbench', page: () => import('../features/workbench/WorkbenchPage'), nav: { group: 'workbench', label: 'shell.nav.workbench', icon: RobotOutlined } },
-  { path: '/media/upload', page: () => import('../features/media/UploadPage'), nav: { group: 'workbench', label: 'shell.nav.upload', icon: CloudUploadOutlined } },
+  { path: '/coach', page: () => import('../features/coach/CoachPage'), nav: { group: 'workbench', label: 'shell.nav.coach' } },
+  { path: '/workbench', page: () => import('../features/workbench/WorkbenchPage'), nav: { group: 'workbench', label: 'shell.nav.workbench' } },
+  { path: '/media/upload', page: () => import('../features/media/UploadPage'), nav: { group: 'workbench', label: 'shell.nav.upload' } },
 
   // Reached from the header
   { path: '/notifications', page: () => import('../features/notifications/NotificationsPage') },
 
   // 管理 admin — people
-  { path: '/admin/users', roles: ADMIN, page: () => import('../features/admin/UsersPage'), nav: { group: 'admin', section: 'people', label: 'shell.nav.users', icon: TeamOutlined } },
+  { path: '/admin/users', roles: ADMIN, page: () => import('../features/admin/UsersPage'), nav: { group: 'admin', section: 'people', label: 'shell.nav.users' } },
   // admin — content
-  { path: '/admin/media', roles: ADMIN, page: () => import('../features/media/MediaReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.mediaReview', icon: PictureOutlined } },
-  { path: '/admin/knowledge', roles: ADMIN, page: () => import('../features/knowledge/KnowledgeReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.knowledgeReview', icon: FileSearchOutlined } },
-  { path: '/admin/packs', roles: ADMIN, page: () => import('../features/packs/PacksPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.packs', icon: ContainerOutlined } },
+  { path: '/admin/media', roles: ADMIN, page: () => import('../features/media/MediaReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.mediaReview' } },
+  { path: '/admin/knowledge', roles: ADMIN, page: () => import('../features/knowledge/KnowledgeReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.knowledgeReview' } },
+  { path: '/admin/packs', roles: ADMIN, page: () => import('../features/packs/PacksPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.packs' } },
   // admin — exams
-  { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords', icon: AuditOutlined } },
+  { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
   // admin — ai
   // admin — system
-  { path: '/admin/config', roles: ADMIN, page: () => import('../features/admin/SystemConfigPage'), nav: { group: 'admin', section: 'system', label: 'shell.nav.config', icon: SettingOutlined } },
+  { path: '/admin/config', roles: ADMIN, page: () => import('../features/admin/SystemConfigPage'), nav: { group: 'admin', section: 'system', label: 'shell.nav.config' } },
 ];
 
 export const mayOpen = (screen: Screen, role: Role) => !screen.roles || screen.roles.includes(role);

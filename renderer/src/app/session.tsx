@@ -5,17 +5,22 @@ import { clearToken, readToken, writeToken } from '../api/session-token';
 import { currentLanguage, setLanguage } from '../i18n';
 import { queryClient } from './query-client';
 
+/** Who is signed in: what the login answer says (the pages need no more, and need not wait for /auth/me). */
+export type SessionUser = LoginResult['user'];
+
+const sessionUser = ({ id, username, full_name, role }: SessionUser): SessionUser => ({ id, username, full_name, role });
+
 /** Why the login screen is showing when it was not the user's choice. */
 export type SessionNotice = 'expired' | null;
 
 interface Session {
   /** undefined while a stored token is being checked; null when logged out. */
-  user: User | null | undefined;
+  user: SessionUser | null | undefined;
   notice: SessionNotice;
   login(username: string, password: string): Promise<void>;
   logout(): void;
   /** Replaces the signed-in user after they changed something about themselves. */
-  update(user: User): void;
+  update(user: SessionUser): void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -31,7 +36,7 @@ const storedSession: Promise<User> | null = readToken() ? api.get<User>('/auth/m
 storedSession?.catch(() => undefined);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [user, setUser] = useState<User | null | undefined>(() => (readToken() ? undefined : null));
+  const [user, setUser] = useState<SessionUser | null | undefined>(() => (readToken() ? undefined : null));
   const [notice, setNotice] = useState<SessionNotice>(null);
 
   const end = useCallback((reason: SessionNotice) => {
@@ -43,20 +48,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     setUnauthorizedHandler(() => end('expired'));
-    storedSession?.then(inTheirLanguage).then(setUser, () => end(null));
+    storedSession?.then(inTheirLanguage).then((me) => setUser(sessionUser(me)), () => end(null));
   }, [end]);
 
   const login = useCallback(async (username: string, password: string) => {
     const result = await api.post<LoginResult>('/auth/login', { username, password });
     writeToken(result.token);
-    try {
-      const me = await inTheirLanguage(await api.get<User>('/auth/me'));
-      setNotice(null);
-      setUser(me);
-    } catch (err) {
-      clearToken();
-      throw err;
-    }
+    setNotice(null);
+    setUser(sessionUser(result.user));
+    // The language they chose last, on any machine, arrives beside the first page's data rather than before it.
+    void api.get<User>('/auth/me').then(inTheirLanguage, () => undefined);
   }, []);
 
   const logout = useCallback(() => {
@@ -64,7 +65,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     window.location.hash = '/';
   }, [end]);
 
-  const value = useMemo(() => ({ user, notice, login, logout, update: setUser }), [user, notice, login, logout]);
+  const update = useCallback((changed: SessionUser) => setUser(sessionUser(changed)), []);
+  const value = useMemo(() => ({ user, notice, login, logout, update }), [user, notice, login, logout, update]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
@@ -75,7 +77,7 @@ export function useSession(): Session {
 }
 
 /** The signed-in user; only for components rendered behind the login screen. */
-export function useUser(): User {
+export function useUser(): SessionUser {
   const { user } = useSession();
   if (!user) throw new Error('useUser without a signed-in user');
   return user;

@@ -18,7 +18,8 @@ interface Props<T> {
 }
 
 /**
- * A server-paged list as an antd table: a spinner while a page loads (the previous one stays visible), the
+ * A server-paged list as an antd table: a spinner while a page loads (the previous one stays visible; a refresh
+ * in the background shows none), the
  * error with "try again", the empty text, and the pager (numbered when the server counts, else previous/next).
  */
 export function DataTable<T extends object>({ label, query, columns, rowKey, onPage, empty }: Props<T>) {
@@ -33,7 +34,7 @@ export function DataTable<T extends object>({ label, query, columns, rowKey, onP
         columns={columns}
         dataSource={data?.items ?? []}
         rowKey={rowKey}
-        loading={query.isFetching && !query.isError}
+        loading={query.isPending || query.isPlaceholderData}
         locale={{ emptyText: query.isPending ? ' ' : <EmptyState>{empty}</EmptyState> }}
         pagination={
           counted && data

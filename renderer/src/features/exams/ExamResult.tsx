@@ -4,14 +4,14 @@ import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { formatClock } from '../../i18n/format';
 import type { StartedExam, SubmitResult } from '../../api/types';
-import { describeAnswer } from './standing';
+import { describeAnswer, sessionName } from './standing';
 
 export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; result: SubmitResult; onAgain(): void }) {
   const { t } = useTranslation();
   const questions = new Map(exam.questions.map((q) => [q.id, q]));
   return (
     <>
-      <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={result.exam_name} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
+      <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
       <Card className={`section result-summary ${result.passed ? 'result-passed' : 'result-failed'}`}>
         <Flex gap="large" align="center" wrap>
           <Statistic title={t('exams.result.score')} value={result.score} suffix={`/ ${result.total_score}`} />

@@ -6,7 +6,7 @@ import { ErrorNotice } from '../../components/states';
 import { formatClock } from '../../i18n/format';
 import type { AnswerMap, AnswerValue, IssuedQuestion, StartedExam, SubmitResult } from '../../api/types';
 import { useSubmitExam } from './mutations';
-import { optionLabel } from './standing';
+import { optionLabel, sessionName } from './standing';
 
 const isAnswered = (value: AnswerValue | null | undefined) => (Array.isArray(value) ? value.length > 0 : !!value);
 
@@ -46,7 +46,7 @@ export function ExamSession({ exam, onSubmitted }: { exam: StartedExam; onSubmit
   return (
     <>
       <PageHeader
-        title={exam.exam_name}
+        title={sessionName(exam, t)}
         subtitle={t('exams.session.progress', { answered, count: exam.questions.length, pass: exam.pass_score, total: exam.total_score })}
         actions={
           <div className={`timer${remaining < 60 ? ' timer-urgent' : ''}`} role="timer" aria-label={t('exams.session.timeLeft')}>

@@ -1,5 +1,5 @@
 import type { ParseKeys } from 'i18next';
-import type { AnswerValue, ExamStanding, PaperType, QuestionOption, QuestionType } from '../../api/types';
+import type { AnswerValue, ExamStanding, PaperType, QuestionOption, QuestionType, SessionKind } from '../../api/types';
 import type { Tone } from '../../components/StatusTag';
 
 export const standing: Record<ExamStanding, { label: ParseKeys; tone: Tone }> = {
@@ -32,3 +32,6 @@ export function describeAnswer(type: QuestionType, options: QuestionOption[], va
     })
     .join('; ');
 }
+
+/** A session's name as shown: a mistake-book retry is named by the interface, an exam by its paper. */
+export const sessionName = (session: { kind: SessionKind; exam_name: string }, t: (key: ParseKeys) => string) => (session.kind === 'retry' ? t('exams.retryName') : session.exam_name);
