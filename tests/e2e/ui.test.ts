@@ -149,9 +149,8 @@ describe('desktop UI in Chromium', { skip }, () => {
     const shell = new Shell(page);
     await shell.signedInUser.waitFor();
     await shell.navItem('courses').focus();
-    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: zh('products.title') }).waitFor();
+    await page.getByRole('heading', { level: 1, name: zh('courses.title') }).waitFor();
   });
 
   test('an expired or revoked token sends the user back to the login screen', async () => {

@@ -65,7 +65,7 @@ export default function CoachPage() {
         { message, context: { ...(productId ? { product_id: productId } : {}), page: 'coach' } },
         (ev) => {
           if (ev.type === 'text') update(replyId, (l) => ({ ...l, content: l.content + ev.content }));
-          else if (ev.type === 'error') update(replyId, (l) => ({ ...l, error: ev.message }));
+          else if (ev.type === 'error') update(replyId, (l) => ({ ...l, error: t('errors.stream_failed', { detail: ev.message }) }));
         },
         controller.signal,
       );

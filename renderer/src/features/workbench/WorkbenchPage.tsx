@@ -44,7 +44,7 @@ export default function WorkbenchPage() {
         (ev) => {
           if (ev.type === 'task') answeredIn = ev.task_id;
           else if (ev.type === 'text') setStreaming((s) => s && { ...s, reply: s.reply + ev.content });
-          else if (ev.type === 'error') setStreaming((s) => s && { ...s, error: ev.message });
+          else if (ev.type === 'error') setStreaming((s) => s && { ...s, error: t('errors.stream_failed', { detail: ev.message }) });
         },
         new AbortController().signal,
       );
