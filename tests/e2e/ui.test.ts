@@ -10,6 +10,7 @@ import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { ProductsPage } from './page-models/products-page.js';
 import { NotificationsPage } from './page-models/notifications-page.js';
+import { UsersPage } from './page-models/users-page.js';
 import { en, zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
@@ -106,18 +107,46 @@ describe('desktop UI in Chromium', { skip }, () => {
     assert.deepEqual(count.body.data, { unread: 0 });
   });
 
+  test('an admin finds users by name, creates one in a dialog (the form says what is wrong first) and disables them', async () => {
+    const shell = new Shell(page);
+    const users = new UsersPage(page);
+    await shell.open('users');
+    await users.row('admin').waitFor();
+    await page.getByRole('button', { name: zh('admin.users.new') }).click();
+    await users.dialog().getByRole('button', { name: zh('admin.users.create') }).click();
+    await users.dialog().getByText(zh('common.validation.required')).waitFor();
+    await users.dialog().getByText(zh('common.validation.passwordTooShort')).waitFor();
+    await expectAccessible(page, 'the new-user dialog');
+    await snap(page, JOURNEY, '05a-new-user-dialog');
+    await users.dialog().getByRole('button', { name: zh('common.action.cancel') }).click();
+
+    const username = `wang_${suffix}`;
+    await users.create({ username, fullName: `王芳 ${suffix}`, password: 'secret-pass', department: '上海分行' });
+    await page.getByText(zh('admin.users.created', { name: username })).waitFor();
+    await users.search(`王芳 ${suffix}`);
+    await users.row('admin').waitFor({ state: 'detached' });
+    await users.row(username).getByText('上海分行').waitFor();
+    assert.equal(await page.getByRole('table', { name: zh('admin.users.title') }).getByRole('row').count(), 2, 'the header and the one match');
+    await users.disable(username, `王芳 ${suffix}`);
+    await users.row(username).getByText(zh('admin.users.status.disabled')).waitFor();
+    const login = await server.api.post('/api/auth/login', { body: { username, password: 'secret-pass' } });
+    assert.equal(login.status, 403);
+    await expectAccessible(page, 'the users page');
+    await snap(page, JOURNEY, '05b-users-zh');
+  });
+
   test('English is one click away, applies everywhere at once, and is remembered on the server', async () => {
     const shell = new Shell(page);
     await shell.switchTo('en');
     const english = new Shell(page, 'en');
     await english.navItem('products').waitFor();
     await english.group('learn').waitFor();
-    await page.getByRole('heading', { level: 1, name: en('notifications.title') }).waitFor();
-    await snap(page, JOURNEY, '05-notifications-en');
+    await page.getByRole('heading', { level: 1, name: en('admin.users.title') }).waitFor();
+    await snap(page, JOURNEY, '06-users-en');
     await english.open('config');
     await page.getByRole('heading', { level: 1, name: en('admin.config.title') }).waitFor();
     await expectAccessible(page, 'the settings page in English');
-    await snap(page, JOURNEY, '06-config-en');
+    await snap(page, JOURNEY, '07-config-en');
     const me = await server.api.get('/api/auth/me', { token: server.adminToken });
     assert.equal(me.body.data.locale, 'en');
   });
@@ -125,7 +154,7 @@ describe('desktop UI in Chromium', { skip }, () => {
   test('logging out keeps the language on this machine; logging in applies the user\'s own', async () => {
     await new Shell(page, 'en').logOut();
     await new LoginPage(page, 'en').form().waitFor();
-    await snap(page, JOURNEY, '07-login-en');
+    await snap(page, JOURNEY, '08-login-en');
     // Another user, who chose nothing, sees the machine's last language; the admin's choice comes back at login.
     await new LoginPage(page, 'en').logIn('admin', ADMIN_PASSWORD);
     await new Shell(page, 'en').navItem('products').waitFor();
@@ -155,7 +184,7 @@ describe('desktop UI in Chromium', { skip }, () => {
 
   test('an expired or revoked token sends the user back to the login screen', async () => {
     await page.evaluate(() => sessionStorage.setItem('trainbench.token', 'not-a-valid-token'));
-    await new Shell(page).open('courses');
+    await new Shell(page).open('exams');
     await page.getByText(zh('auth.expired')).waitFor();
     await new LoginPage(page).form().waitFor();
   });
@@ -205,7 +234,7 @@ describe('desktop UI in Chromium', { skip }, () => {
     await table.getByRole('columnheader', { name: `Growth ${suffix}` }).waitFor();
     assert.deepEqual(await table.getByRole('row', { name: new RegExp(zh('coach.quick.fields.commission_rate').replace(/[()（）%]/g, '.')) }).getByRole('cell').allTextContents(), ['2.5', '1.5']);
     await expectAccessible(page, 'the coach page');
-    await snap(page, JOURNEY, '08-coach-quick-actions');
+    await snap(page, JOURNEY, '09-coach-quick-actions');
   });
 
   test('an employee sees no administration, and an admin page is "not found" for them', async () => {
@@ -235,7 +264,7 @@ describe('desktop UI in Chromium', { skip }, () => {
   test('no script errors or blocked resources', () => {
     const expected = [
       // The deliberate 401 of the expired-token test.
-      /status of 401|^401 \/api\/(courses|notifications)/,
+      /status of 401|^401 \/api\/(exam\/list|notifications)/,
       // Chromium reports the onclick of course HTML parsed (inertly) for sanitising as blocked by the CSP.
       /inline event handler violates the following Content Security Policy/,
     ];

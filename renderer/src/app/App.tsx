@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -6,12 +7,13 @@ import { antdLocaleOf, currentLanguage } from '../i18n';
 import { queryClient } from './query-client';
 import { SessionProvider } from './session';
 import { router } from './routes';
-import { theme } from './theme';
+import { themeFor } from './theme';
 
 export function App() {
   // Re-renders on every language change: antd's own strings follow. No space inserted into two-character
   // Chinese button texts ("登 录"): it changes what screen readers and tests read.
-  useTranslation();
+  const { i18n } = useTranslation();
+  const theme = useMemo(() => themeFor(i18n.language), [i18n.language]);
   return (
     <ConfigProvider locale={antdLocaleOf(currentLanguage())} theme={theme} button={{ autoInsertSpace: false }}>
       <QueryClientProvider client={queryClient}>
