@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Col, Input, Progress, Row, Select, Space, Typography, Upload } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Col, Input, Progress, Row, Select, Space, Typography } from 'antd';
+import { FilePicker } from '../../components/form/FilePicker';
 import { isAbort } from '../../api/client';
 import type { MediaBindType } from '../../api/types';
 import { PageHeader } from '../../components/PageHeader';
@@ -53,19 +53,15 @@ export default function UploadPage() {
         <ZodForm form={form} onSubmit={submit} aria-label={t('media.upload.title')} disabled={sending}>
           <FormItem control={form.control} name="file" label={t('media.upload.file')} required>
             {({ id, onChange }) => (
-              <Upload
+              <FilePicker
                 id={id}
-                maxCount={1}
-                beforeUpload={(chosen) => {
+                file={file}
+                chooseLabel={t('media.upload.choose')}
+                onChange={(chosen) => {
                   onChange(chosen);
                   upload.reset();
-                  return false;
                 }}
-                onRemove={() => onChange(null)}
-                fileList={file ? [{ uid: 'chosen', name: file.name, size: file.size, status: 'done' }] : []}
-              >
-                <Button icon={<UploadOutlined aria-hidden />}>{t('media.upload.choose')}</Button>
-              </Upload>
+              />
             )}
           </FormItem>
           <Row gutter={16}>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Space, Table, Typography, Upload, type TableColumnsType } from 'antd';
-import { CopyOutlined, ExportOutlined, UploadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Flex, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { CopyOutlined, ExportOutlined } from '@ant-design/icons';
+import { FilePicker } from '../../components/form/FilePicker';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { ErrorNotice, QueryView } from '../../components/states';
@@ -92,20 +93,16 @@ function ImportPack() {
           }}
         >
           <Space align="start" wrap>
-            <Upload
+            <FilePicker
               accept=".tgz,application/gzip"
-              maxCount={1}
               aria-label={t('packs.import.file')}
-              beforeUpload={(chosen) => {
+              file={file}
+              chooseLabel={t('packs.import.choose')}
+              onChange={(chosen) => {
                 setFile(chosen);
                 importing.reset();
-                return false;
               }}
-              onRemove={() => setFile(null)}
-              fileList={file ? [{ uid: 'pack', name: file.name, size: file.size, status: 'done' }] : []}
-            >
-              <Button icon={<UploadOutlined aria-hidden />}>{t('packs.import.choose')}</Button>
-            </Upload>
+            />
             <Button type="primary" htmlType="submit" disabled={!file} loading={importing.isPending}>
               {importing.isPending ? t('packs.import.importing') : t('packs.import.start')}
             </Button>
