@@ -6,6 +6,7 @@ import media from './media.js';
 import exams from './exams.js';
 import knowledge from './knowledge.js';
 import audio from './audio.js';
+import renderer from './renderer.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -16,6 +17,7 @@ const scenarios: [string, Scenario][] = [
   ['media', media],
   ['knowledge', knowledge],
   ['audio', audio],
+  ['renderer', renderer],
 ];
 
 const only = process.argv.slice(2);

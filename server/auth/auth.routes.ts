@@ -1,18 +1,23 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { Deps } from '../context.js';
-import type { LoginResult } from '../../contract/users.js';
+import { LOCALES, type LoginResult } from '../../contract/users.js';
 import { parseBody } from '../http/validate.js';
 import { AppError, unauthorized } from '../http/errors.js';
 import { currentUser } from './guards.js';
 import { verifyPassword } from './passwords.js';
 import { signToken } from './tokens.js';
-import { findUserRowByUsername } from '../users/users.repository.js';
+import { findUserRow, findUserRowByUsername, toUser, updateUserRow } from '../users/users.repository.js';
 import { readConfigValue } from '../system/config.service.js';
 
 const LoginBody = z.object({
   username: z.string().trim().min(1).max(64),
   password: z.string().min(1).max(1024),
+});
+
+/** What a user may change about themselves (PUT /auth/me); null forgets the choice. */
+const MyPreferences = z.strictObject({
+  locale: z.enum(LOCALES).nullable().optional(),
 });
 
 // Verified against when the username is unknown, so both failures take the same time.
@@ -39,6 +44,13 @@ export function authRoutes({ db, config, requireUser }: Deps): Router {
 
   router.get('/auth/me', requireUser, (ctx) => {
     ctx.body = currentUser(ctx);
+  });
+
+  router.put('/auth/me', requireUser, async (ctx) => {
+    const { id } = currentUser(ctx);
+    const { locale } = parseBody(ctx, MyPreferences);
+    if (locale !== undefined) await updateUserRow(db, id, { locale });
+    ctx.body = toUser((await findUserRow(db, id))!);
   });
 
   return router;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { ListQuery } from '../products/products.schema.js';
+import { categoriesJson } from '../products/products.repository.js';
 import { CourseCreate, CourseUpdate } from './courses.schema.js';
 import { courseDetailJson, createCourse, deactivateCourse, listCoursesJson, updateCourse } from './courses.service.js';
 
@@ -10,6 +11,9 @@ export function courseRoutes({ db, requireUser, requireAdmin }: Deps): Router {
 
   router.get('/', requireUser, async (ctx) => {
     ctx.body = await listCoursesJson(db, parseQuery(ctx, ListQuery));
+  });
+  router.get('/categories', requireUser, async (ctx) => {
+    ctx.body = await categoriesJson(db, 'courses');
   });
   router.get('/:id', requireUser, async (ctx) => {
     ctx.body = await courseDetailJson(db, parseId(ctx.params.id, 'Course'));

@@ -78,6 +78,38 @@ describe('auth, envelope and health', () => {
     assert.equal(res.body.data.password, undefined);
   });
 
+  test('PUT /auth/me stores the interface language, returned by /auth/me on every later login', async () => {
+    const user = await s.user();
+    const me = await s.api.get('/api/auth/me', { token: user.token });
+    assert.equal(me.body.data.locale, null, 'no language chosen yet');
+
+    const put = await s.api.put('/api/auth/me', { token: user.token, body: { locale: 'en' } });
+    assert.equal(put.status, 200, put.text);
+    assert.equal(put.body.data.locale, 'en');
+    assert.equal(put.body.data.username, user.username);
+    const again = await s.api.login(user.username, 'secret-pass');
+    assert.equal((await s.api.get('/api/auth/me', { token: again })).body.data.locale, 'en');
+    const listed = await s.api.get(`/api/system/users/${user.id}`, { token: s.adminToken });
+    assert.equal(listed.body.data.locale, 'en', 'admins see it too');
+
+    assert.equal((await s.api.put('/api/auth/me', { token: user.token, body: {} })).body.data.locale, 'en', 'omitted keeps it');
+    assert.equal((await s.api.put('/api/auth/me', { token: user.token, body: { locale: null } })).body.data.locale, null, 'null forgets it');
+    assert.equal((await s.api.put('/api/auth/me', { token: user.token, body: { locale: 'zh-CN' } })).body.data.locale, 'zh-CN');
+  });
+
+  test('PUT /auth/me refuses unknown languages and fields (400) and anonymous callers (401)', async () => {
+    const user = await s.user();
+    for (const body of [{ locale: 'fr' }, { locale: 7 }, { role: 'admin' }, { locale: 'en', status: 'disabled' }]) {
+      const res = await s.api.put('/api/auth/me', { token: user.token, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'validation_failed');
+    }
+    const me = await s.api.get('/api/auth/me', { token: user.token });
+    assert.equal(me.body.data.role, 'employee', 'nothing else can be changed through it');
+    assert.equal(me.body.data.locale, null);
+    assert.equal((await s.api.put('/api/auth/me', { body: { locale: 'en' } })).status, 401);
+  });
+
   test('missing, malformed, forged and expired tokens are 401', async () => {
     const forged = jwt.sign({ role: 'admin' }, 'another-secret', { subject: '1', expiresIn: 600 });
     const expired = jwt.sign({ role: 'admin', exp: Math.floor(Date.now() / 1000) - 10 }, s.config.jwtSecret, { subject: '1' });

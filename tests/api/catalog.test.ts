@@ -50,6 +50,21 @@ describe('products and courses', () => {
       assert.deepEqual(await ids('?status=all&page=2&size=2'), [c.id]);
     });
 
+    test('categories of active products, sorted, for the filter; follows writes at once', async () => {
+      const cats = async () => (await s.api.get('/api/products/categories', { token: employee.token })).body.data as string[];
+      await createProduct({ name: 'Zeta plan', category: 'zz_cat_b' });
+      const hidden = await createProduct({ name: 'Zeta old', category: 'zz_cat_c', status: 'inactive' });
+      const later = await createProduct({ name: 'Zeta new', category: 'zz_cat_a' });
+      const list = await cats();
+      assert.deepEqual(list.filter((c) => c.startsWith('zz_cat_')), ['zz_cat_a', 'zz_cat_b'], 'inactive ones left out');
+      assert.deepEqual(list, [...list].sort(), 'sorted');
+      assert.ok(!list.includes(''), 'no empty category');
+      await s.api.delete(`/api/products/${later.id}`, admin());
+      await s.api.put(`/api/products/${hidden.id}`, { ...admin(), body: { status: 'active' } });
+      assert.deepEqual((await cats()).filter((c) => c.startsWith('zz_cat_')), ['zz_cat_b', 'zz_cat_c']);
+      assert.equal((await s.api.get('/api/products/categories')).status, 401);
+    });
+
     test('unknown id is 404 (never another product); non-numeric id is 400', async () => {
       const res = await s.api.get('/api/products/424242', { token: employee.token });
       assert.equal(res.status, 404);
@@ -210,6 +225,17 @@ describe('products and courses', () => {
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: [3_000_000_000] } })).status, 400, 'beyond 32 bits: 400 on both databases');
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: 'all' } })).status, 400);
       assert.equal((await s.api.post('/api/courses', { token: employee.token, body: { title: 'x' } })).status, 403);
+    });
+
+    test('categories of active courses, sorted', async () => {
+      for (const [title, category, status] of [['C1', 'yy_course_b', 'active'], ['C2', 'yy_course_a', 'active'], ['C3', 'yy_course_c', 'active']]) {
+        assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title, category, status } })).status, 201);
+      }
+      const cats = async () => ((await s.api.get('/api/courses/categories', { token: employee.token })).body.data as string[]).filter((c) => c.startsWith('yy_course_'));
+      assert.deepEqual(await cats(), ['yy_course_a', 'yy_course_b', 'yy_course_c']);
+      const c3 = (await s.api.get('/api/courses?category=yy_course_c', { token: employee.token })).body.data[0];
+      await s.api.delete(`/api/courses/${c3.id}`, admin());
+      assert.deepEqual(await cats(), ['yy_course_a', 'yy_course_b'], 'a deactivated course takes its category with it');
     });
 
     test('reads that were just served reflect every later change at once (course, product, media review, import)', async () => {
