@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
@@ -12,6 +11,7 @@ import { audioFormatOf, baseName } from './audio-formats.js';
 import { TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
 import { getTranscription, transcribe } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
+import { mkdirPrivate } from '../data-dir.js';
 
 /** Speech-to-text under /api/audio (spec 4.11); any logged-in user, each seeing only their own transcriptions. */
 export function audioRoutes({ db, config, requireUser }: Deps): Router {
@@ -19,7 +19,7 @@ export function audioRoutes({ db, config, requireUser }: Deps): Router {
   const incoming = path.join(config.dataDir, 'audio', 'incoming');
   const receive = multipart({ maxFileSize: MAX_AUDIO_BYTES, uploadDir: incoming });
   const receiveAudio = async (ctx: Context, next: Next) => {
-    await fs.mkdir(incoming, { recursive: true });
+    await mkdirPrivate(incoming);
     return receive(ctx, next);
   };
 
