@@ -66,6 +66,12 @@ export async function updateUserRow(db: Db, id: number, patch: Partial<NewUser>)
   forgetCachedUsers(db);
 }
 
+/** Swaps a password hash for an equivalent one (same password), unless the password was changed meanwhile. */
+export async function replacePasswordHash(db: Db, id: number, previous: string, next: string): Promise<void> {
+  await db('users').where({ id, password_hash: previous }).update({ password_hash: next });
+  forgetCachedUsers(db);
+}
+
 export const countUsers = async (db: Db): Promise<number> => {
   const row = await db('users').count({ count: '*' }).first();
   return Number(row?.count ?? 0);
