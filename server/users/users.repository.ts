@@ -4,7 +4,8 @@ import { toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { perDatabase } from '../db/read-cache.js';
 
-const userCache = perDatabase<UserRow>(10_000, 2_000);
+// About 2,000 users (a row is some 500 bytes): those active in the last 2 s.
+const userCache = perDatabase<UserRow>({ maxBytes: 1024 * 1024, ttlMs: 2_000 });
 
 /** Drops cached users after any write to the users table. */
 export const forgetCachedUsers = (db: Db): void => userCache(db).clear();
