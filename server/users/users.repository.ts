@@ -6,7 +6,8 @@ import { perDatabase } from '../db/read-cache.js';
 import { whereContains } from '../db/contains.js';
 import { applyPaging } from '../products/products.repository.js';
 
-const userCache = perDatabase<UserRow>(10_000, 2_000);
+// About 2,000 users (a row is some 500 bytes): those active in the last 2 s.
+const userCache = perDatabase<UserRow>({ maxBytes: 1024 * 1024, ttlMs: 2_000 });
 
 /** Drops cached users after any write to the users table. */
 export const forgetCachedUsers = (db: Db): void => userCache(db).clear();
@@ -77,6 +78,12 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
 
 export async function updateUserRow(db: Db, id: number, patch: Partial<NewUser & Pick<UserRow, 'locale'>>): Promise<void> {
   await db('users').where({ id }).update({ ...patch, updated_at: now() });
+  forgetCachedUsers(db);
+}
+
+/** Swaps a password hash for an equivalent one (same password), unless the password was changed meanwhile. */
+export async function replacePasswordHash(db: Db, id: number, previous: string, next: string): Promise<void> {
+  await db('users').where({ id, password_hash: previous }).update({ password_hash: next });
   forgetCachedUsers(db);
 }
 

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import jwt from 'jsonwebtoken';
+import argon2 from 'argon2';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -163,5 +164,20 @@ describe('auth, envelope and health', () => {
     const row = await s.server.db('users').where({ username: 'admin' }).first('password_hash');
     assert.match(row.password_hash, /^\$argon2id\$/);
     assert.ok(!row.password_hash.includes(ADMIN_PASSWORD));
+    assert.match(row.password_hash, /\$m=47104,p=1,t=1\$/, "OWASP's 46 MiB profile: its block is unmapped after each hash");
+  });
+
+  test('a hash of an earlier profile still logs in, and is replaced by one of the current profile', async () => {
+    const user = await s.user();
+    const earlier = await argon2.hash('secret-pass', { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    await s.server.db('users').where({ id: user.id }).update({ password_hash: earlier });
+    const hashOf = async () => (await s.server.db('users').where({ id: user.id }).first('password_hash')).password_hash as string;
+    assert.equal((await s.api.post('/api/auth/login', { body: { username: user.username, password: 'wrong-pass' } })).status, 401);
+    assert.equal(await hashOf(), earlier, 'a wrong password changes nothing');
+    assert.equal((await s.api.post('/api/auth/login', { body: { username: user.username, password: 'secret-pass' } })).status, 200);
+    const current = await hashOf();
+    assert.match(current, /\$m=47104,p=1,t=1\$/);
+    assert.ok(await argon2.verify(current, 'secret-pass'));
+    assert.equal((await s.api.post('/api/auth/login', { body: { username: user.username, password: 'secret-pass' } })).status, 200);
   });
 });
