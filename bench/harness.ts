@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Knex } from 'knex';
@@ -47,7 +48,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
-interface ChildServer {
+export interface ChildServer {
   url: string;
   pid: number;
   /** Peak resident memory of the server process so far (VmHWM), in MB. */
@@ -55,9 +56,47 @@ interface ChildServer {
   close(): Promise<void>;
 }
 
-/** Runs a server script in its own Node process (so the load generator does not share its event loop) and waits for its `listening on` line. */
-async function spawnServer(script: string, env: NodeJS.ProcessEnv): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** A field of /proc/<pid>/status in MB (VmRSS: resident now; VmHWM: peak since start or the last resetPeakRss). */
+export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, in clock ticks of USER_HZ (100 on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Starts a new peak: VmHWM drops to the current RSS (Linux clear_refs 5). */
+export const resetPeakRss = (pid: number): void => writeFileSync(`/proc/${pid}/clear_refs`, '5');
+
+/**
+ * How a bench runs the real server: compiled with tsc into a scratch folder, as `npm run server` runs it (under the
+ * tsx loader the same server carries some 60 MB more of transpiler state and inline source maps, and a memory figure
+ * would mean little). Built once per bench run; type errors elsewhere do not stop tsc from emitting, and without an
+ * emitted cli.js the server runs under tsx instead. BENCH_NODE_ARGS adds Node options (`--cpu-prof --cpu-prof-dir=…`).
+ */
+let compiled: Promise<{ args: string[]; label: string }> | undefined;
+export function serverCommand(): Promise<{ args: string[]; label: string }> {
+  compiled ??= (async () => {
+    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-bench-build-'));
+    process.once('exit', () => void import('node:fs').then((f) => f.rmSync(scratch, { recursive: true, force: true })));
+    const build = path.join(scratch, 'build');
+    await fs.symlink(path.join(root, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
+    await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', build]).catch(() => undefined);
+    const cli = path.join(build, 'server/cli.js');
+    const built = await fs.stat(cli).then(() => true, () => false);
+    const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    return built ? { args: [...extra, cli], label: 'compiled' } : { args: [...extra, '--import', 'tsx', 'server/cli.ts'], label: 'tsx' };
+  })();
+  return compiled;
+}
+
+/** Runs a server in its own Node process (so the load generator does not share its event loop) and waits for its `listening on` line. */
+export async function spawnServer(args: string[], env: NodeJS.ProcessEnv): Promise<ChildServer> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -65,15 +104,12 @@ async function spawnServer(script: string, env: NodeJS.ProcessEnv): Promise<Chil
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(" ")} exited with ${code} before listening`)));
   });
   return {
     url,
     pid: child.pid!,
-    peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    },
+    peakRssMb: () => procStatusMb(child.pid!, 'VmHWM'),
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -84,7 +120,7 @@ async function spawnServer(script: string, env: NodeJS.ProcessEnv): Promise<Chil
 }
 
 /** The baseline: a bare Koa app answering a constant JSON, in its own process. */
-export const startBareKoa = (): Promise<ChildServer> => spawnServer('bench/bare-koa.ts', {});
+export const startBareKoa = (): Promise<ChildServer> => spawnServer(['--import', 'tsx', 'bench/bare-koa.ts'], {});
 
 export interface BenchServer extends ChildServer {
   /** A connection of the bench's own to the server's database (SQLite in WAL mode allows both). */
@@ -105,7 +141,7 @@ export async function startBenchServer(options: { seed?: (db: Knex) => Promise<v
   const db = await openDatabase({ url: env.DATABASE_URL ?? process.env.DATABASE_URL, dataDir });
   await ensureAdmin(db, 'admin', 'bench-admin-pass');
   await options.seed?.(db);
-  const child = await spawnServer('server/cli.ts', env);
+  const child = await spawnServer((await serverCommand()).args, env);
   const api = async <T>(method: string, p: string, token: string, body?: unknown): Promise<T> => {
     const res = await fetch(child.url + p, {
       method,

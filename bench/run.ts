@@ -6,6 +6,7 @@ import media from './media.js';
 import exams from './exams.js';
 import knowledge from './knowledge.js';
 import audio from './audio.js';
+import renderer from './renderer.js';
 import coaching from './coaching.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
@@ -17,6 +18,7 @@ const scenarios: [string, Scenario][] = [
   ['media', media],
   ['knowledge', knowledge],
   ['audio', audio],
+  ['renderer', renderer],
   ['coaching', coaching],
 ];
 

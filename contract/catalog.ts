@@ -36,12 +36,14 @@ export interface Course {
   summary: string;
   content: string;
   duration_minutes: number | null;
+  /** Bound products in binding order: active ones only, every bound one with the admin-only `include_inactive=true`. */
   product_ids: number[];
   created_at: string;
   updated_at: string;
 }
 
 export interface CourseDetail extends Course {
+  /** The products of product_ids, in the same order. */
   products: Product[];
   medias: MediaSummary[];
 }

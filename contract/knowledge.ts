@@ -24,14 +24,21 @@ export interface KnowledgeSource {
 }
 
 /**
- * created: a new file, now a pending source; updated: its content changed, pending again; unchanged: same content,
+ * created (spec 4.7): a new or changed file, now a pending source (`change` says which); unchanged: same content,
  * nothing done; missing: a known source whose file is gone (nothing done); skipped: not read (see reason).
+ * `updated` is never sent (V1.3 reports a changed file as `created`); it stays in the union only until the renderer's
+ * status table drops it.
  */
 export type KnowledgeScanStatus = 'created' | 'updated' | 'unchanged' | 'missing' | 'skipped';
+
+/** For a `created` entry: a file never seen before, or a known source whose content changed (pending again). */
+export type KnowledgeScanChange = 'new' | 'changed';
 
 export interface KnowledgeScanResult {
   file_path: string;
   status: KnowledgeScanStatus;
+  /** Present exactly when status is `created`. */
+  change?: KnowledgeScanChange;
   title: string;
   /** The source concerned (absent for skipped files). */
   source_id?: number;

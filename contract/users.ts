@@ -1,5 +1,8 @@
 export type Role = 'employee' | 'admin';
 export type UserStatus = 'active' | 'disabled';
+/** Interface languages; zh-CN is the default. */
+export const LOCALES = ['zh-CN', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
 
 export interface User {
   id: number;
@@ -10,8 +13,15 @@ export interface User {
   department: string;
   department_id: number | null;
   position_id: number | null;
+  /** The interface language the user chose; null until they choose one. */
+  locale: Locale | null;
   created_at: string;
   updated_at: string;
+}
+
+/** PUT /api/auth/me: what a user may change about themselves. */
+export interface MyPreferences {
+  locale?: Locale | null;
 }
 
 export interface LoginResult {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from './data-dir.js';
 
 export interface AppConfig {
   host: string;
@@ -33,12 +34,12 @@ export function defaultDataDir(): string {
 
 /** The per-install JWT secret: generated once, kept in DATA_DIR readable by the owner only. */
 export function installSecret(dataDir: string, name: string): string {
-  fs.mkdirSync(dataDir, { recursive: true });
+  mkdirPrivateSync(dataDir);
   const file = path.join(dataDir, 'secrets.json');
   const secrets: Record<string, string> = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
   if (!secrets[name]) {
     secrets[name] = crypto.randomBytes(48).toString('base64url');
-    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: PRIVATE_FILE_MODE });
   }
   return secrets[name]!;
 }

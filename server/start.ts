@@ -5,6 +5,7 @@ import type { AppConfig } from './config.js';
 import { openDatabase } from './db/knex.js';
 import { createApp, type RouteInfo } from './app.js';
 import { ensureAdmin } from './users/bootstrap.js';
+import { preparePrivateDataDir } from './data-dir.js';
 
 export interface RunningServer {
   url: string;
@@ -17,8 +18,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), makes sure an admin exists, and listens on config.host:config.port (0 = any free port). */
-export async function startServer(config: AppConfig): Promise<RunningServer> {
+export interface StartOptions {
+  /** Where start-up notices go (a DATA_DIR that had to be tightened); the console by default. */
+  log?: (message: string) => void;
+}
+
+const consoleLog = (message: string) => console.log(`[trainbench] ${message}`);
+
+/**
+ * Makes DATA_DIR owner-only, opens the database (migrating it), makes sure an admin exists, and listens on
+ * config.host:config.port (0 = any free port).
+ */
+export async function startServer(config: AppConfig, { log = consoleLog }: StartOptions = {}): Promise<RunningServer> {
+  preparePrivateDataDir(config.dataDir, log);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
   const admin = await ensureAdmin(db, config.adminUsername, config.adminPassword);
   const trainbench = createApp({ db, config });

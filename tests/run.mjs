@@ -50,7 +50,7 @@ if (files.some((f) => f.startsWith(path.join('tests', 'api', 'audio'))) && !exis
   if (built.status !== 0) console.log('whisper.cpp could not be built here: the local-whisper test is skipped');
 }
 if (files.some((f) => f.startsWith(path.join('tests', 'e2e')))) {
-  run('renderer build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  run('renderer build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { NODE_ENV: 'production' });
 }
 run('tests on SQLite', process.execPath, nodeTest(files));
 if (!databaseFiles.length) {

@@ -1,8 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { startI18n } from './i18n';
+import { watchConnection } from './api/connection';
 import './styles.css';
 
+watchConnection();
+await startI18n();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

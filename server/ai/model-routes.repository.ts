@@ -38,7 +38,7 @@ function queryRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: bool
 }
 
 /** The enabled routes of a kind are read before every model call; the writers below clear them. */
-const enabledRoutesCache = perDatabase<ModelRouteRow[]>(10, 2_000);
+const enabledRoutesCache = perDatabase<ModelRouteRow[]>({ maxBytes: 256 * 1024, ttlMs: 2_000 });
 
 export async function listRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean } = {}): Promise<ModelRouteRow[]> {
   if (!filter.enabledOnly || !filter.kind) return queryRouteRows(db, filter);

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
@@ -21,6 +20,7 @@ import { completeModelUpload, openModelUpload, removeModel, verifyModel } from '
 import { listModels, modelDirs } from './models.js';
 import { getTranscription } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
+import { mkdirPrivate } from '../data-dir.js';
 import { removeRecording, sendRecording } from './recordings.js';
 
 /** How often a job run by another server (same database) is read again for its event stream. */
@@ -42,7 +42,7 @@ export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: 
   const incoming = path.join(config.dataDir, 'audio', 'incoming');
   const receive = multipart({ maxFileSize: MAX_AUDIO_BYTES, uploadDir: incoming });
   const receiveAudio = async (ctx: Context, next: Next) => {
-    await fs.mkdir(incoming, { recursive: true });
+    await mkdirPrivate(incoming);
     return receive(ctx, next);
   };
   const models = modelDirs(config.dataDir);

@@ -13,6 +13,7 @@ import { AppError } from '../http/errors.js';
 import { sendStoredFile } from '../media/media.file.js';
 import { cloudFormat } from './audio-formats.js';
 import { encodeForPlayback } from './ffmpeg.js';
+import { PRIVATE_FILE_MODE, mkdirPrivate } from '../data-dir.js';
 
 export const recordingsDir = (dataDir: string) => path.join(dataDir, 'audio', 'recordings');
 
@@ -32,9 +33,11 @@ export async function keepRecording(dataDir: string, source: string, audio: Audi
   const recording = `${crypto.randomUUID()}.${playable?.ext ?? 'ogg'}`;
   const target = path.join(dir, recording);
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await mkdirPrivate(dir);
     if (playable) await fs.rename(source, target);
     else await encodeForPlayback(source, target, signal);
+    // Only the owner of DATA_DIR reads it, whatever mode the upload or ffmpeg gave it.
+    await fs.chmod(target, PRIVATE_FILE_MODE);
     return { recording, recording_mime: playable?.mime ?? 'audio/ogg' };
   } catch (err) {
     log(err);

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { Deps } from '../context.js';
-import type { LoginResult } from '../../contract/users.js';
+import { LOCALES, type LoginResult } from '../../contract/users.js';
 import { parseBody } from '../http/validate.js';
 import { AppError, unauthorized } from '../http/errors.js';
 import { currentUser } from './guards.js';
-import { verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { signToken } from './tokens.js';
-import { findUserRowByUsername } from '../users/users.repository.js';
+import { findUserRow, findUserRowByUsername, replacePasswordHash, toUser, updateUserRow } from '../users/users.repository.js';
 import { readConfigValue } from '../system/config.service.js';
 
 const LoginBody = z.object({
@@ -15,8 +15,13 @@ const LoginBody = z.object({
   password: z.string().min(1).max(1024),
 });
 
-// Verified against when the username is unknown, so both failures take the same time.
-const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$QvVf0d8k2gLhVf3mqCg5c1Vq3yH4Jm6Q0k3Nw2Y4zZ8';
+/** What a user may change about themselves (PUT /auth/me); null forgets the choice. */
+const MyPreferences = z.strictObject({
+  locale: z.enum(LOCALES).nullable().optional(),
+});
+
+// Verified against when the username is unknown, so both failures take the same time (same profile as new hashes).
+const DUMMY_HASH = '$argon2id$v=19$m=47104,p=1,t=1$x1X2SqVQCi6nh2IzU/EyOw$IDY4Pzmf7UyDChb4U/DUVQLZ1fqV6Wt9U2dpMvbHr8M';
 
 export function authRoutes({ db, config, requireUser }: Deps): Router {
   const router = new Router();
@@ -27,6 +32,8 @@ export function authRoutes({ db, config, requireUser }: Deps): Router {
     const valid = await verifyPassword(row?.password_hash ?? DUMMY_HASH, password);
     if (!row || !valid) throw unauthorized('Wrong username or password');
     if (row.status !== 'active') throw new AppError(403, 'account_disabled', 'This account has been disabled');
+    // A hash from an earlier profile is replaced while the password is at hand (see passwords.ts).
+    if (needsRehash(row.password_hash)) await replacePasswordHash(db, Number(row.id), row.password_hash, await hashPassword(password));
     const minutes = await readConfigValue<number>(db, 'jwt_expire_minutes');
     const expiresIn = minutes * 60;
     const result: LoginResult = {
@@ -39,6 +46,13 @@ export function authRoutes({ db, config, requireUser }: Deps): Router {
 
   router.get('/auth/me', requireUser, (ctx) => {
     ctx.body = currentUser(ctx);
+  });
+
+  router.put('/auth/me', requireUser, async (ctx) => {
+    const { id } = currentUser(ctx);
+    const { locale } = parseBody(ctx, MyPreferences);
+    if (locale !== undefined) await updateUserRow(db, id, { locale });
+    ctx.body = toUser((await findUserRow(db, id))!);
   });
 
   return router;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { QueryBool } from '../http/validate.js';
+import { ListQuery } from '../products/products.schema.js';
 
 const text = (max: number) => z.string().trim().max(max);
 const productIds = z.array(z.number().int().positive()).max(1000);
@@ -30,3 +32,8 @@ export const CourseCreate = CourseFields.refine((v) => !!(v.title ?? v.name), { 
 );
 export const CourseUpdate = CourseFields.transform(withTitle);
 export type CourseInput = z.output<typeof CourseUpdate>;
+
+/** Admin only: `include_inactive=true` lists the whole bound set, inactive products too (the course editor's view). */
+const BoundSetQuery = z.object({ include_inactive: QueryBool.optional() });
+export const CourseDetailQuery = BoundSetQuery;
+export const CourseListQuery = ListQuery.extend(BoundSetQuery.shape);

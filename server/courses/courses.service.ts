@@ -37,10 +37,18 @@ const toCourse = (r: CourseRow, productIds: number[]): Course => ({
   updated_at: r.updated_at,
 });
 
-async function bindings(db: Db, courseIds: number[]): Promise<Map<number, number[]>> {
+/**
+ * Which bound products a read shows: the active ones (spec 4.4, "inactive products omitted"), or for the admin's
+ * editor every bound product.
+ */
+export type BoundSet = 'active' | 'all';
+
+async function bindings(db: Db, courseIds: number[], bound: BoundSet): Promise<Map<number, number[]>> {
   const map = new Map<number, number[]>();
   if (!courseIds.length) return map;
-  const rows: { course_id: number; product_id: number }[] = await db('course_products').whereIn('course_id', courseIds).orderBy(['course_id', 'sort_order']);
+  const query = db('course_products as cp').whereIn('cp.course_id', courseIds).orderBy(['cp.course_id', 'cp.sort_order']).select('cp.course_id', 'cp.product_id');
+  if (bound === 'active') query.join('products as p', 'p.id', 'cp.product_id').where('p.status', 'active');
+  const rows: { course_id: number; product_id: number }[] = await query;
   for (const r of rows) {
     const list = map.get(Number(r.course_id)) ?? [];
     list.push(Number(r.product_id));
@@ -49,35 +57,35 @@ async function bindings(db: Db, courseIds: number[]): Promise<Map<number, number
   return map;
 }
 
-export async function listCourses(db: Db, filter: ListFilter): Promise<Course[]> {
+export async function listCourses(db: Db, filter: ListFilter, bound: BoundSet): Promise<Course[]> {
   const query = db<CourseRow>('courses').orderBy('id');
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
   if (filter.category) query.where('category', filter.category);
   if (filter.q) whereContains(query, ['title'], filter.q);
   const rows = await applyPaging(query, filter);
-  const bound = await bindings(db, rows.map((r) => Number(r.id)));
-  return rows.map((r) => toCourse(r, bound.get(Number(r.id)) ?? []));
+  const byCourse = await bindings(db, rows.map((r) => Number(r.id)), bound);
+  return rows.map((r) => toCourse(r, byCourse.get(Number(r.id)) ?? []));
 }
 
-async function getCourse(db: Db, id: number): Promise<Course> {
+async function getCourse(db: Db, id: number, bound: BoundSet): Promise<Course> {
   const row = await db<CourseRow>('courses').where({ id }).first();
   if (!row) throw notFound('Course');
-  return toCourse(row, (await bindings(db, [id])).get(id) ?? []);
+  return toCourse(row, (await bindings(db, [id], bound)).get(id) ?? []);
 }
 
-export const listCoursesJson = (db: Db, filter: ListFilter): Promise<SerializedJson> =>
-  cachedCatalogJson(db, `courses:${JSON.stringify([filter.category, filter.status, filter.q, filter.page, filter.size])}`, () => listCourses(db, filter));
+// The two views of a course are cached under different keys: what an employee is served never holds inactive products.
+export const listCoursesJson = (db: Db, filter: ListFilter, bound: BoundSet): Promise<SerializedJson> =>
+  cachedCatalogJson(db, `courses:${bound}:${JSON.stringify([filter.category, filter.status, filter.q, filter.page, filter.size])}`, () => listCourses(db, filter, bound));
 
 /** GET /courses/{id}: a 404 is thrown by the load and never cached. */
-export const courseDetailJson = (db: Db, id: number): Promise<SerializedJson> => cachedCatalogJson(db, `course:${id}`, () => getCourseDetail(db, id));
+export const courseDetailJson = (db: Db, id: number, bound: BoundSet): Promise<SerializedJson> =>
+  cachedCatalogJson(db, `course:${bound}:${id}`, () => getCourseDetail(db, id, bound));
 
-/** The course with its active bound products and approved media. */
-export async function getCourseDetail(db: Db, id: number): Promise<CourseDetail> {
-  const course = await getCourse(db, id);
-  const products: ProductRow[] = course.product_ids.length
-    ? await db<ProductRow>('products').whereIn('id', course.product_ids).andWhere('status', 'active')
-    : [];
+/** The course with its bound products (active ones only, unless `bound` is all) and approved media. */
+export async function getCourseDetail(db: Db, id: number, bound: BoundSet): Promise<CourseDetail> {
+  const course = await getCourse(db, id, bound);
+  const products: ProductRow[] = course.product_ids.length ? await db<ProductRow>('products').whereIn('id', course.product_ids) : [];
   const order = new Map(course.product_ids.map((pid, i) => [pid, i]));
   products.sort((a, b) => order.get(Number(a.id))! - order.get(Number(b.id))!);
   return { ...course, products: products.map(toProduct), medias: await approvedMediaFor(db, 'course', id) };
@@ -98,7 +106,7 @@ async function replaceBindings(db: Db, courseId: number, productIds: number[]): 
 async function nextBindings(db: Db, courseId: number | undefined, input: CourseInput): Promise<number[] | undefined> {
   const { product_ids: replaced, bind_product_ids: bind = [], unbind_product_ids: unbind = [] } = input;
   if (!replaced && !bind.length && !unbind.length) return undefined;
-  const current = replaced ?? (courseId === undefined ? [] : ((await bindings(db, [courseId])).get(courseId) ?? []));
+  const current = replaced ?? (courseId === undefined ? [] : ((await bindings(db, [courseId], 'all')).get(courseId) ?? []));
   const removed = new Set(unbind);
   return [...current, ...bind].filter((id) => !removed.has(id));
 }
@@ -111,7 +119,7 @@ function toRow(input: CourseInput): Partial<CourseRow> {
   return row;
 }
 
-export async function createCourse(db: Db, input: CourseInput & { title: string }): Promise<CourseDetail> {
+export async function createCourse(db: Db, input: CourseInput & { title: string }, bound: BoundSet): Promise<CourseDetail> {
   const id = await db.transaction(async (trx) => {
     const stamp = now();
     const [row] = await trx('courses').insert({ ...toRow(input), created_at: stamp, updated_at: stamp }).returning('id');
@@ -121,20 +129,20 @@ export async function createCourse(db: Db, input: CourseInput & { title: string 
     return courseId;
   });
   catalogChanged(db);
-  return getCourseDetail(db, id);
+  return getCourseDetail(db, id, bound);
 }
 
-export async function updateCourse(db: Db, id: number, input: CourseInput): Promise<CourseDetail> {
+export async function updateCourse(db: Db, id: number, input: CourseInput, bound: BoundSet): Promise<CourseDetail> {
   await db.transaction(async (trx) => {
-    await getCourse(trx, id);
+    if (!(await trx('courses').where({ id }).first('id'))) throw notFound('Course');
     await trx('courses').where({ id }).update({ ...toRow(input), updated_at: now() });
     const bound = await nextBindings(trx, id, input);
     if (bound) await replaceBindings(trx, id, bound);
   });
   catalogChanged(db);
-  return getCourseDetail(db, id);
+  return getCourseDetail(db, id, bound);
 }
 
 export async function deactivateCourse(db: Db, id: number): Promise<CourseDetail> {
-  return updateCourse(db, id, { status: 'inactive' });
+  return updateCourse(db, id, { status: 'inactive' }, 'active');
 }

@@ -7,7 +7,7 @@ import { SerializedJson } from '../http/envelope.js';
  * write to products, courses, their bindings or a media review clears all of it; the 2 s TTL bounds staleness when
  * several servers share one PostgreSQL database.
  */
-const catalogCache = perDatabase<SerializedJson>(1_000, 2_000);
+const catalogCache = perDatabase<SerializedJson>({ maxBytes: 8 * 1024 * 1024, ttlMs: 2_000, sizeOf: (page) => 64 + 2 * page.json.length });
 
 /** The JSON of `load()`, from the cache when this key was read since the last catalog change. */
 export async function cachedCatalogJson(db: Db, key: string, load: () => Promise<unknown>): Promise<SerializedJson> {

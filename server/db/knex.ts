@@ -1,7 +1,7 @@
 import path from 'node:path';
-import fs from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
+import { keepFilePrivate, mkdirPrivateSync } from '../data-dir.js';
 
 export type Db = Knex | Knex.Transaction;
 
@@ -15,11 +15,21 @@ export interface DatabaseOptions {
 
 export const isPostgres = (db: Db): boolean => db.client.config.client === 'pg';
 
+/**
+ * SQLite creates the -wal and -shm files with the permissions of the database file, so creating that one owner-only
+ * keeps all three private (an older, looser database is tightened).
+ */
+function privateDatabaseFile(dataDir: string): string {
+  mkdirPrivateSync(dataDir);
+  const filename = path.join(dataDir, 'trainbench.sqlite');
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) keepFilePrivate(file, file === filename);
+  return filename;
+}
+
 function sqliteConfig(dataDir: string): Knex.Config {
-  fs.mkdirSync(dataDir, { recursive: true });
   return {
     client: 'sqlite3',
-    connection: { filename: path.join(dataDir, 'trainbench.sqlite') },
+    connection: { filename: privateDatabaseFile(dataDir) },
     useNullAsDefault: true,
     pool: {
       min: 1,

@@ -1,17 +1,39 @@
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 
+/** Rough bytes a value keeps alive: 2 per string character (V8 keeps Chinese text two bytes a character), 8 per number and 32 per object, array element or property. */
+export function approximateSize(value: unknown, depth = 0): number {
+  if (typeof value === 'string') return 16 + 2 * value.length;
+  if (typeof value !== 'object' || value === null) return 8;
+  if (depth > 8) return 32;
+  let size = 32;
+  if (Array.isArray(value)) for (const item of value) size += 8 + approximateSize(item, depth + 1);
+  else for (const key in value) size += 32 + approximateSize((value as Record<string, unknown>)[key], depth + 1);
+  return size;
+}
+
+export interface ReadCacheOptions<V> {
+  /** What the entries may hold together, in bytes by `sizeOf`: the least recently used go first. */
+  maxBytes: number;
+  /** Staleness bound across servers sharing one PostgreSQL database; expired entries are dropped, not kept. */
+  ttlMs: number;
+  /** Bytes one entry keeps alive (approximateSize unless the value knows better). */
+  sizeOf?: (value: V, key: string) => number;
+}
+
 /**
  * A read-through cache for hot, rarely written rows (the caller on every request, catalog pages). Writers in this
  * process clear it at once; the short TTL bounds staleness when several servers share one PostgreSQL database.
+ * Bounded by bytes, not entries: one cached page of every product weighs as much as ten thousand small rows.
  */
 export class ReadCache<V extends object> {
   private readonly cache: LRUCache<string, V>;
   private readonly inflight = new Map<string, Promise<V | undefined>>();
   private generation = 0;
 
-  constructor(max: number, ttlMs: number) {
-    this.cache = new LRUCache<string, V>({ max, ttl: ttlMs });
+  constructor({ maxBytes, ttlMs, sizeOf = (value) => approximateSize(value) }: ReadCacheOptions<V>) {
+    // ttlAutopurge: an idle server lets go of what the last burst of reads cached, instead of holding it until evicted.
+    this.cache = new LRUCache<string, V>({ maxSize: maxBytes, sizeCalculation: (value, key) => Math.max(1, sizeOf(value, key) + 2 * key.length), ttl: ttlMs, ttlAutopurge: true });
   }
 
   async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
@@ -21,7 +43,8 @@ export class ReadCache<V extends object> {
     if (pending) return pending;
     const generation = this.generation;
     const loading = load().then((value) => {
-      // A write during the load may have made this value stale: serve it once, do not keep it.
+      // A write during the load may have made this value stale: serve it once, do not keep it. A value larger than
+      // the whole cache is not kept either (lru-cache refuses it).
       if (value && generation === this.generation) this.cache.set(key, value);
       return value;
     });
@@ -38,14 +61,19 @@ export class ReadCache<V extends object> {
     this.cache.clear();
     this.inflight.clear();
   }
+
+  /** Bytes held now, by the cache's own accounting. */
+  get bytes(): number {
+    return this.cache.calculatedSize;
+  }
 }
 
 /** One cache per database (tests and tools may open several in one process); transactions share their parent's. */
-export function perDatabase<V extends object>(max: number, ttlMs: number): (db: { client: { config: object } }) => ReadCache<V> {
+export function perDatabase<V extends object>(options: ReadCacheOptions<V>): (db: { client: { config: object } }) => ReadCache<V> {
   const caches = new WeakMap<object, ReadCache<V>>();
   return (db) => {
     let cache = caches.get(db.client.config);
-    if (!cache) caches.set(db.client.config, (cache = new ReadCache<V>(max, ttlMs)));
+    if (!cache) caches.set(db.client.config, (cache = new ReadCache<V>(options)));
     return cache;
   };
 }

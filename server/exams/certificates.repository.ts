@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Certificate } from '../../contract/exams.js';
 import { toNumber } from '../db/rows.js';
+import { insertJsonRows, type Columns } from '../db/json-rows.js';
 
 export interface CertifiedRecord {
   record_id: number;
@@ -37,14 +38,18 @@ const toCertificate = (r: CertificateRow): Certificate => ({
 /** e.g. TB-20260314-000042: the issue date and the record id, unique because a record has one certificate. */
 const certificateNo = (recordId: number, issuedAt: string) => `TB-${issuedAt.slice(0, 10).replaceAll('-', '')}-${String(recordId).padStart(6, '0')}`;
 
+type NewCertificateRow = Omit<CertificateRow, 'id'>;
+
+const CERTIFICATE_COLUMNS: Columns<NewCertificateRow> = [
+  ['record_id', 'integer'], ['certificate_no', 'text'], ['user_id', 'integer'], ['paper_id', 'integer'], ['full_name', 'text'], ['exam_name', 'text'],
+  ['score', 'real'], ['total_score', 'integer'], ['pass_score', 'integer'], ['issued_at', 'text'],
+];
+
 /** Issues the certificates of passed records; the unique record_id makes a second one per record impossible. Returns id per record id. */
 export async function insertCertificates(db: Db, records: (CertifiedRecord & { issued_at: string })[]): Promise<Map<number, number>> {
-  const ids = new Map<number, number>();
-  if (!records.length) return ids;
-  const rows = records.map((r) => ({ ...r, certificate_no: certificateNo(r.record_id, r.issued_at) }));
-  const inserted = (await db('certificates').insert(rows).returning(['id', 'record_id'])) as { id: number; record_id: number }[];
-  for (const row of inserted) ids.set(Number(row.record_id), Number(row.id));
-  return ids;
+  const rows = records.map((r): NewCertificateRow => ({ ...r, certificate_no: certificateNo(r.record_id, r.issued_at) }));
+  const inserted = await insertJsonRows<NewCertificateRow, { id: number; record_id: number }>(db, 'certificates', CERTIFICATE_COLUMNS, rows, 'RETURNING id, record_id');
+  return new Map(inserted.map((row) => [Number(row.record_id), Number(row.id)]));
 }
 
 export async function listCertificates(db: Db, userId: number): Promise<Certificate[]> {

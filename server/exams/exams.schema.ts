@@ -69,8 +69,14 @@ export type PaperInput = z.output<typeof PaperUpdate>;
 export const PaperIdQuery = z.object({ id: queryId });
 export const StartBody = z.object({ paper_id: positiveId });
 
-/** The map of rule 2.3.2; only its shape is checked here, its values are read against the session by grading.parseAnswers. */
-const AnswerMap = z.record(z.string(), z.unknown());
+/**
+ * The map of rule 2.3.2; only its shape is checked here, its values are read against the session by
+ * grading.parseAnswers. A JSON object's keys are strings already, so checking that it is one is all z.record would do,
+ * at the cost of walking and copying every answer of every submit.
+ */
+const AnswerMap = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+  message: 'Expected an object mapping question ids to answers',
+});
 
 export const SubmitBody = z.object({
   session_id: z.string().trim().min(1).max(64),

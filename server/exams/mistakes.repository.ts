@@ -5,6 +5,7 @@ import type { AnswerValue, MistakeEntry, QuestionOption, QuestionStatus, Questio
 import { parseJson, toBool, toNumber } from '../db/rows.js';
 import type { MistakeFilter, RetryInput } from './exams.schema.js';
 import { encodeAnswer } from './grading.js';
+import { jsonRows, type Columns } from '../db/json-rows.js';
 
 export interface WrongAnswer {
   user_id: number;
@@ -14,10 +15,17 @@ export interface WrongAnswer {
   at: string;
 }
 
-const BATCH = 200;
+interface WrongRow {
+  user_id: number;
+  question_id: number;
+  wrong_count: number;
+  last_wrong_answer: string;
+  at: string;
+  last_source: SessionKind;
+}
 
 /** One row per user and question: a statement may not upsert the same row twice (PostgreSQL refuses). Later answers win. */
-function mergeWrongAnswers(wrongs: WrongAnswer[]) {
+function mergeWrongAnswers(wrongs: WrongAnswer[]): WrongRow[] {
   const rows = new Map<string, { wrong: WrongAnswer; count: number }>();
   for (const wrong of wrongs) {
     const key = `${wrong.user_id}/${wrong.question_id}`;
@@ -28,35 +36,30 @@ function mergeWrongAnswers(wrongs: WrongAnswer[]) {
     question_id: wrong.question_id,
     wrong_count: count,
     last_wrong_answer: JSON.stringify(wrong.user_answer),
-    last_wrong_at: wrong.at,
+    at: wrong.at,
     last_source: wrong.source,
-    mastered: false,
-    mastered_at: null,
-    created_at: wrong.at,
-    updated_at: wrong.at,
   }));
 }
 
+const WRONG_COLUMNS: Columns<WrongRow> = [
+  ['user_id', 'integer'], ['question_id', 'integer'], ['wrong_count', 'integer'], ['last_wrong_answer', 'text'], ['at', 'text'], ['last_source', 'text'],
+];
+
 /**
- * Adds wrong answers to the mistake books in batched upserts: a new entry starts with its count, a known one counts
- * up, takes the latest wrong answer and is no longer mastered.
+ * Adds wrong answers to the mistake books in one upsert: a new entry starts with its count, a known one counts up,
+ * takes the latest wrong answer and is no longer mastered.
  */
 export async function recordMistakes(db: Db, wrongs: WrongAnswer[]): Promise<void> {
   const rows = mergeWrongAnswers(wrongs);
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await db('exam_mistakes')
-      .insert(rows.slice(i, i + BATCH))
-      .onConflict(['user_id', 'question_id'])
-      .merge({
-        wrong_count: db.raw('?? + excluded.wrong_count', ['exam_mistakes.wrong_count']),
-        last_wrong_answer: db.raw('excluded.last_wrong_answer'),
-        last_wrong_at: db.raw('excluded.last_wrong_at'),
-        last_source: db.raw('excluded.last_source'),
-        mastered: false,
-        mastered_at: null,
-        updated_at: db.raw('excluded.updated_at'),
-      });
-  }
+  if (!rows.length) return;
+  await db.raw(
+    `INSERT INTO exam_mistakes (user_id, question_id, wrong_count, last_wrong_answer, last_wrong_at, last_source, mastered, mastered_at, created_at, updated_at)
+     SELECT v.user_id, v.question_id, v.wrong_count, v.last_wrong_answer, v.at, v.last_source, ?, NULL, v.at, v.at FROM (?) AS v WHERE true
+     ON CONFLICT (user_id, question_id) DO UPDATE SET wrong_count = exam_mistakes.wrong_count + excluded.wrong_count,
+       last_wrong_answer = excluded.last_wrong_answer, last_wrong_at = excluded.last_wrong_at, last_source = excluded.last_source,
+       mastered = ?, mastered_at = NULL, updated_at = excluded.updated_at`,
+    [false, jsonRows(db, WRONG_COLUMNS, rows), false],
+  );
 }
 
 export async function markMastered(db: Db, userId: number, questionIds: number[], at: string): Promise<void> {

@@ -5,9 +5,7 @@ import type { Page } from '../../contract/envelope.js';
 import type { AnswerDetail, AnswerValue, ExamRecord } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import type { RecordFilter } from './exams.schema.js';
-
-/** Rows per multi-row INSERT (SQLite compiles them as a compound SELECT, limited to 500 terms). */
-const BATCH = 200;
+import { insertJsonRows, type Columns } from '../db/json-rows.js';
 
 export type NewRecord = Omit<ExamRecord, 'id' | 'username' | 'full_name' | 'department' | 'certificate_id'> & { detail: AnswerDetail[] };
 
@@ -18,15 +16,19 @@ const packDetail = (detail: AnswerDetail[]): string =>
 const unpackDetail = (json: string): AnswerDetail[] =>
   parseJson<DetailTuple[]>(json, []).map(([question_id, correct, user_answer, correct_answer]) => ({ question_id, is_correct: correct === 1, user_answer, correct_answer }));
 
-/** Inserts the records in multi-row statements; returns the new record id per session id. */
+type NewRecordRow = Omit<NewRecord, 'detail'> & { detail: string };
+
+const RECORD_COLUMNS: Columns<NewRecordRow> = [
+  ['session_id', 'text'], ['paper_id', 'integer'], ['user_id', 'integer'], ['exam_name', 'text'], ['score', 'real'], ['total_score', 'integer'],
+  ['pass_score', 'integer'], ['passed', 'boolean'], ['correct_count', 'integer'], ['wrong_count', 'integer'], ['question_count', 'integer'],
+  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'text'], ['started_at', 'text'], ['submitted_at', 'text'],
+];
+
+/** Inserts the records in one statement; returns the new record id per session id. */
 export async function insertRecords(db: Db, records: NewRecord[]): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  for (let i = 0; i < records.length; i += BATCH) {
-    const rows = records.slice(i, i + BATCH).map((r) => ({ ...r, detail: packDetail(r.detail) }));
-    const inserted = (await db('exam_records').insert(rows).returning(['id', 'session_id'])) as { id: number; session_id: string }[];
-    for (const row of inserted) ids.set(row.session_id, Number(row.id));
-  }
-  return ids;
+  const rows = records.map((r): NewRecordRow => ({ ...r, detail: packDetail(r.detail) }));
+  const inserted = await insertJsonRows<NewRecordRow, { id: number; session_id: string }>(db, 'exam_records', RECORD_COLUMNS, rows, 'RETURNING id, session_id');
+  return new Map(inserted.map((row) => [row.session_id, Number(row.id)]));
 }
 
 type RecordRow = Omit<NewRecord, 'detail' | 'passed' | 'late'> & {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { isPostgres, type Db } from '../db/knex.js';
+import type { Db } from '../db/knex.js';
+import { jsonRows, returnedRows, type Columns } from '../db/json-rows.js';
 import type { SessionKind } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import type { KeyedQuestion } from './grading.js';
@@ -55,9 +56,12 @@ const toSession = (r: SessionRow): ExamSession => ({
   result: r.result,
 });
 
+const ID_COLUMNS: Columns<{ id: string }> = [['id', 'text']];
+
 /** Sessions by id, in the order asked (undefined where there is none). */
 export async function findSessions(db: Db, ids: string[]): Promise<(ExamSession | undefined)[]> {
-  const rows = await db<SessionRow>('exam_sessions').whereIn('id', [...new Set(ids)]);
+  const wanted = jsonRows(db, ID_COLUMNS, [...new Set(ids)].map((id) => ({ id })));
+  const rows = await db<SessionRow>('exam_sessions').whereRaw('id IN (SELECT v.id FROM (?) AS v)', [wanted]);
   const byId = new Map(rows.map((r) => [r.id, toSession(r)]));
   return ids.map((id) => byId.get(id));
 }
@@ -95,22 +99,21 @@ export interface Consumption {
   result: string | null;
 }
 
+const CONSUMPTION_COLUMNS: Columns<Consumption> = [['id', 'text'], ['submitted_at', 'text'], ['score', 'real'], ['passed', 'boolean'], ['result', 'text']];
+
 /**
- * Marks many sessions submitted in one statement (UPDATE … FROM VALUES, on SQLite and PostgreSQL alike), each only if
- * nobody did before; returns the ids this call consumed. The casts type the VALUES columns for PostgreSQL.
+ * Marks many sessions submitted in one statement (UPDATE … FROM, on SQLite and PostgreSQL alike), each only if nobody
+ * did before; returns the ids this call consumed.
  */
 export async function consumeSessions(db: Db, consumptions: Consumption[]): Promise<Set<string>> {
   if (!consumptions.length) return new Set();
-  const values = consumptions.map(() => '(?, ?, CAST(? AS DOUBLE PRECISION), CAST(? AS BOOLEAN), ?)').join(', ');
-  const bindings = consumptions.flatMap((c) => [c.id, c.submitted_at, c.score, c.passed, c.result]);
   const response = await db.raw(
-    `UPDATE exam_sessions SET submitted_at = v.column2, score = v.column3, passed = v.column4, result = v.column5
-     FROM (VALUES ${values}) AS v WHERE exam_sessions.id = v.column1 AND exam_sessions.submitted_at IS NULL
+    `UPDATE exam_sessions SET submitted_at = v.submitted_at, score = v.score, passed = v.passed, result = v.result
+     FROM (?) AS v WHERE exam_sessions.id = v.id AND exam_sessions.submitted_at IS NULL
      RETURNING exam_sessions.id`,
-    bindings,
+    [jsonRows(db, CONSUMPTION_COLUMNS, consumptions)],
   );
-  const rows = (isPostgres(db) ? response.rows : response) as { id: string }[];
-  return new Set(rows.map((r) => r.id));
+  return new Set(returnedRows<{ id: string }>(db, response).map((r) => r.id));
 }
 
 export async function saveSessionAnswers(db: Db, id: string, answers: Record<string, unknown>, savedAt: string): Promise<boolean> {

@@ -4,7 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { User } from '../../contract/users.js';
-import type { PackImportedMedia, PackImportedSource, PackImportResult } from '../../contract/knowledge-packs.js';
+import type { PackImportedMedia, PackImportedSource, PackImportResult, PackItemChange } from '../../contract/knowledge-packs.js';
+import type { KnowledgeScanResult } from '../../contract/knowledge.js';
 import { readConfigValue } from '../system/config.service.js';
 import { approveParsedSource, parseSourceContent, recordScannedFile } from '../knowledge/knowledge.service.js';
 import { findSourceRow, findSourceRowByPath } from '../knowledge/sources.repository.js';
@@ -44,6 +45,10 @@ interface ImportContext extends ImportDeps {
 
 const importedPath = (fingerprint: string, filePath: string) => `imported/${fingerprint}/${filePath}`;
 
+/** The pack's own vocabulary for what the scan of the written file found. */
+const packChange = (scanned: KnowledgeScanResult): PackItemChange =>
+  scanned.status !== 'created' ? 'unchanged' : scanned.change === 'changed' ? 'updated' : 'created';
+
 async function importSource(c: ImportContext, entry: ImportableSource): Promise<PackImportedSource> {
   const filePath = importedPath(c.fingerprint, entry.file_path);
   const scanned = await recordScannedFile(c.trx, await findSourceRowByPath(c.trx, filePath), { file_path: filePath, title: entry.title, domain: entry.domain, content_sha256: entry.sha256 });
@@ -53,7 +58,7 @@ async function importSource(c: ImportContext, entry: ImportableSource): Promise<
     await approveParsedSource(c.trx, row, parseSourceContent(filePath, await fs.readFile(path.join(c.work, entry.path))), c.admin.id);
     row = (await findSourceRow(c.trx, id))!;
   }
-  return { id, file_path: filePath, title: row.title, status: row.status, change: scanned.status as PackImportedSource['change'] };
+  return { id, file_path: filePath, title: row.title, status: row.status, change: packChange(scanned) };
 }
 
 /** A media already holding these bytes under this name: importing the same pack again must not duplicate it. */

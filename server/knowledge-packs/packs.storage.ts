@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivate, mkdirPrivateSync } from '../data-dir.js';
 
 export interface PackDirs {
   /** One folder per export being built or import being unpacked. */
@@ -20,13 +21,13 @@ export function packDirs(dataDir: string): PackDirs {
 export function preparePackDirs(dirs: PackDirs): void {
   for (const dir of Object.values(dirs)) {
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    mkdirPrivateSync(dir);
   }
 }
 
 export async function newWorkFolder(dirs: PackDirs): Promise<string> {
   const dir = path.join(dirs.work, crypto.randomUUID());
-  await fs.promises.mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   return dir;
 }
 

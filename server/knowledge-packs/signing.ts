@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../data-dir.js';
 
 /** This install's ed25519 key pair for signing knowledge packs; the private key never leaves DATA_DIR. */
 export interface PackSigner {
@@ -19,9 +20,9 @@ export function installSigner(dataDir: string): PackSigner {
   if (fs.existsSync(file)) {
     privateKey = crypto.createPrivateKey(fs.readFileSync(file, 'utf8'));
   } else {
-    fs.mkdirSync(dataDir, { recursive: true });
+    mkdirPrivateSync(dataDir);
     privateKey = crypto.generateKeyPairSync('ed25519').privateKey;
-    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: PRIVATE_FILE_MODE });
   }
   const publicKey = (crypto.createPublicKey(privateKey).export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
   return {

@@ -56,11 +56,11 @@ async function readScannedFiles(root: string): Promise<{ files: ScannedFile[]; s
  * any: new → a pending source; changed → pending again, its chunks out of the search; unchanged → nothing done.
  */
 export async function recordScannedFile(trx: Knex.Transaction, source: SourceRow | undefined, file: ScannedFile): Promise<KnowledgeScanResult> {
-  if (!source) return { file_path: file.file_path, status: 'created', title: file.title, source_id: await insertPendingSource(trx, file) };
+  if (!source) return { file_path: file.file_path, status: 'created', change: 'new', title: file.title, source_id: await insertPendingSource(trx, file) };
   if (source.content_sha256 === file.content_sha256) return { file_path: file.file_path, status: 'unchanged', title: source.title, source_id: Number(source.id) };
   await markSourceChanged(trx, source.id, file);
   await replaceChunks(trx, { source_type: 'knowledge', source_id: source.id, title: file.title }, []);
-  return { file_path: file.file_path, status: 'updated', title: file.title, source_id: Number(source.id) };
+  return { file_path: file.file_path, status: 'created', change: 'changed', title: file.title, source_id: Number(source.id) };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { DepartmentStanding, Leaderboard, PointEvent, PointSource, PointsSummary, UserStanding } from '../../contract/learning.js';
 import { toNullableNumber, toNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { insertJsonRows, type Columns } from '../db/json-rows.js';
 
 export interface Award {
   user_id: number;
@@ -13,14 +14,19 @@ export interface Award {
   reason: string;
 }
 
+type AwardRow = Award & { record_id: number | null; created_at: string };
+
+const AWARD_COLUMNS: Columns<AwardRow> = [
+  ['user_id', 'integer'], ['source_type', 'text'], ['source_id', 'integer'], ['record_id', 'integer'], ['points', 'integer'], ['reason', 'text'], ['created_at', 'text'],
+];
+
 /**
  * Adds the awards in one statement, skipping every one whose source already paid the user (also a repeat within the
  * list); returns the awards actually made.
  */
 export async function awardPointsBatch(db: Db, awards: Award[], at = now()): Promise<Award[]> {
-  if (!awards.length) return [];
-  const rows = awards.map((a) => ({ ...a, record_id: a.record_id ?? null, created_at: at }));
-  const inserted = (await db('point_events').insert(rows).onConflict(['user_id', 'source_type', 'source_id']).ignore().returning(['user_id', 'source_type', 'source_id'])) as Award[];
+  const rows = awards.map((a): AwardRow => ({ ...a, record_id: a.record_id ?? null, created_at: at }));
+  const inserted = await insertJsonRows<AwardRow, Award>(db, 'point_events', AWARD_COLUMNS, rows, 'ON CONFLICT (user_id, source_type, source_id) DO NOTHING RETURNING user_id, source_type, source_id');
   const made = new Set(inserted.map((r) => `${r.user_id}/${r.source_type}/${r.source_id}`));
   return awards.filter((a) => made.delete(`${a.user_id}/${a.source_type}/${a.source_id}`));
 }

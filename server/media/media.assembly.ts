@@ -12,6 +12,7 @@ import { MediaErrorCode } from '../../contract/media.js';
 import { AppError } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { partialFilePath, uploadDir, type MediaDirs } from './media.storage.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../data-dir.js';
 
 /** Where a chunk's bytes are: a pooled buffer, a temporary file, or still in the request (raw body). */
 export type ChunkSource = { kind: 'memory'; bytes: Buffer } | { kind: 'file'; path: string } | { kind: 'stream'; body: Readable };
@@ -72,8 +73,8 @@ export class UploadFiles {
 
   /** The folder and an empty file for a new upload. */
   async create(uploadId: string): Promise<void> {
-    await fs.mkdir(uploadDir(this.dirs, uploadId), { recursive: true });
-    await fs.writeFile(partialFilePath(this.dirs, uploadId), '');
+    await mkdirPrivate(uploadDir(this.dirs, uploadId));
+    await fs.writeFile(partialFilePath(this.dirs, uploadId), '', { mode: PRIVATE_FILE_MODE });
   }
 
   /**
@@ -127,7 +128,7 @@ export class UploadFiles {
     let file = this.open.get(uploadId);
     if (!file) {
       // O_CREAT without O_TRUNC: a file a restart left behind keeps the chunks it already holds.
-      const handle = fs.mkdir(uploadDir(this.dirs, uploadId), { recursive: true }).then(() => fs.open(partialFilePath(this.dirs, uploadId), constants.O_WRONLY | constants.O_CREAT));
+      const handle = mkdirPrivate(uploadDir(this.dirs, uploadId)).then(() => fs.open(partialFilePath(this.dirs, uploadId), constants.O_WRONLY | constants.O_CREAT, PRIVATE_FILE_MODE));
       file = { handle, users: 0, drained: [], unflushed: 0, lastWrite: Promise.resolve() };
       this.open.set(uploadId, file);
       handle.catch(() => this.open.get(uploadId) === file && this.open.delete(uploadId));

@@ -11,6 +11,7 @@ import { MEDIA_CHUNK_SIZE, MediaErrorCode } from '../../contract/media.js';
 import { AppError, badRequest, validationFailed } from '../http/errors.js';
 import { fillBuffer } from './media.buffers.js';
 import type { ChunkSource } from './media.assembly.js';
+import { PRIVATE_FILE_MODE } from '../data-dir.js';
 
 export interface ChunkForm {
   fields: Record<string, string>;
@@ -27,7 +28,7 @@ async function receivePart(stream: Readable, buffer: Buffer | undefined, folder:
     return { size: bytes.length, source: { kind: 'memory', bytes } };
   }
   const target = path.join(await folder(), 'chunk');
-  const out = createWriteStream(target);
+  const out = createWriteStream(target, { mode: PRIVATE_FILE_MODE });
   await pipeline(stream, out);
   return { size: out.bytesWritten, source: { kind: 'file', path: target } };
 }

@@ -9,13 +9,14 @@ import { uploadFiles } from './media.assembly.js';
 import { extractionQueue, registerExtractionQueue } from './media.extraction.js';
 import { uploadRoutes } from './media.upload.routes.js';
 import { reviewRoutes } from './media.review.routes.js';
+import { mkdirPrivateSync } from '../data-dir.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Folders and a clean incoming/: done synchronously, before the first request can arrive. */
 function prepareStorage(dirs: MediaDirs): void {
   fs.rmSync(dirs.incoming, { recursive: true, force: true });
-  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of Object.values(dirs)) mkdirPrivateSync(dir);
 }
 
 /**

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../data-dir.js';
 
 export interface MediaDirs {
   /** Approved and pending media, one file per storage key. */
@@ -19,7 +20,7 @@ export function mediaDirs(dataDir: string): MediaDirs {
 }
 
 export async function ensureMediaDirs(dirs: MediaDirs): Promise<void> {
-  await Promise.all(Object.values(dirs).map((dir) => fs.mkdir(dir, { recursive: true })));
+  await Promise.all(Object.values(dirs).map(mkdirPrivate));
 }
 
 export const newStorageKey = (): string => crypto.randomBytes(16).toString('hex');
@@ -34,7 +35,7 @@ export const partialFilePath = (dirs: MediaDirs, uploadId: string): string => pa
 /** A fresh folder for one multipart request; the caller removes it when the request is over. */
 export async function requestFolder(dirs: MediaDirs): Promise<string> {
   const dir = path.join(dirs.incoming, crypto.randomUUID());
-  await fs.mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   return dir;
 }
 
@@ -63,6 +64,8 @@ async function flushToDisk(target: string, kind: 'file' | 'folder'): Promise<voi
  */
 export async function keepFile(dirs: MediaDirs, receivedPath: string): Promise<string> {
   const key = newStorageKey();
+  // Whoever wrote it (formidable, a pack import) used the default mode; stored media are owner-only.
+  await fs.chmod(receivedPath, PRIVATE_FILE_MODE);
   await flushToDisk(receivedPath, 'file');
   await fs.rename(receivedPath, storedFilePath(dirs, key));
   await flushToDisk(dirs.files, 'folder');

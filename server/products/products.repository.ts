@@ -54,6 +54,14 @@ export async function listProductsJson(db: Db, filter: ListFilter): Promise<Seri
   return cachedCatalogJson(db, `products:${key}`, () => listProducts(db, filter));
 }
 
+/** The categories of active products or courses, sorted, for the catalog's filter (cached with the catalog). */
+export function categoriesJson(db: Db, table: 'products' | 'courses'): Promise<SerializedJson> {
+  return cachedCatalogJson(db, `${table}:categories`, async () => {
+    const rows: { category: string }[] = await db(table).distinct('category').where('status', 'active').whereNot('category', '').orderBy('category');
+    return rows.map((row) => row.category);
+  });
+}
+
 export async function listProducts(db: Db, filter: ListFilter): Promise<Product[]> {
   const query = db<ProductRow>('products').orderBy('id');
   const status = statusToMatch(filter.status);

@@ -3,7 +3,7 @@ import type { Deps } from '../context.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { formField, multipart, requireFile } from '../http/multipart.js';
 import { validationFailed } from '../http/errors.js';
-import { listProductsJson } from './products.repository.js';
+import { categoriesJson, listProductsJson } from './products.repository.js';
 import { createProduct, deactivateProduct, getProductDetail, updateProduct } from './products.service.js';
 import { importProducts } from './products.import.js';
 import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
@@ -15,6 +15,10 @@ export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
 
   router.get('/', requireUser, async (ctx) => {
     ctx.body = await listProductsJson(db, parseQuery(ctx, ListQuery));
+  });
+
+  router.get('/categories', requireUser, async (ctx) => {
+    ctx.body = await categoriesJson(db, 'products');
   });
 
   router.post('/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {

@@ -19,7 +19,7 @@ async function storedValues(db: Db): Promise<Map<string, Value>> {
 }
 
 /** Read on hot paths (every chunk of an upload, every login); writeConfig clears it. */
-const configCache = perDatabase<SystemConfig>(1, 5_000);
+const configCache = perDatabase<SystemConfig>({ maxBytes: 256 * 1024, ttlMs: 5_000 });
 
 async function loadConfig(db: Db): Promise<SystemConfig> {
   const stored = await storedValues(db);

@@ -33,6 +33,10 @@ export const UserListQuery = z.object({
   role: role.optional(),
   status: userStatus.optional(),
   department: z.string().optional(),
+  /** Username or full name contains (case-insensitive). */
+  q: z.string().trim().optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(500).optional(),
 });
 
 export const DepartmentCreate = z.object({ name: z.string().trim().min(1).max(100), description: z.string().max(2000).optional() });

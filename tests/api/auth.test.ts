@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import jwt from 'jsonwebtoken';
+import argon2 from 'argon2';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -78,6 +79,38 @@ describe('auth, envelope and health', () => {
     assert.equal(res.body.data.password, undefined);
   });
 
+  test('PUT /auth/me stores the interface language, returned by /auth/me on every later login', async () => {
+    const user = await s.user();
+    const me = await s.api.get('/api/auth/me', { token: user.token });
+    assert.equal(me.body.data.locale, null, 'no language chosen yet');
+
+    const put = await s.api.put('/api/auth/me', { token: user.token, body: { locale: 'en' } });
+    assert.equal(put.status, 200, put.text);
+    assert.equal(put.body.data.locale, 'en');
+    assert.equal(put.body.data.username, user.username);
+    const again = await s.api.login(user.username, 'secret-pass');
+    assert.equal((await s.api.get('/api/auth/me', { token: again })).body.data.locale, 'en');
+    const listed = await s.api.get(`/api/system/users/${user.id}`, { token: s.adminToken });
+    assert.equal(listed.body.data.locale, 'en', 'admins see it too');
+
+    assert.equal((await s.api.put('/api/auth/me', { token: user.token, body: {} })).body.data.locale, 'en', 'omitted keeps it');
+    assert.equal((await s.api.put('/api/auth/me', { token: user.token, body: { locale: null } })).body.data.locale, null, 'null forgets it');
+    assert.equal((await s.api.put('/api/auth/me', { token: user.token, body: { locale: 'zh-CN' } })).body.data.locale, 'zh-CN');
+  });
+
+  test('PUT /auth/me refuses unknown languages and fields (400) and anonymous callers (401)', async () => {
+    const user = await s.user();
+    for (const body of [{ locale: 'fr' }, { locale: 7 }, { role: 'admin' }, { locale: 'en', status: 'disabled' }]) {
+      const res = await s.api.put('/api/auth/me', { token: user.token, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'validation_failed');
+    }
+    const me = await s.api.get('/api/auth/me', { token: user.token });
+    assert.equal(me.body.data.role, 'employee', 'nothing else can be changed through it');
+    assert.equal(me.body.data.locale, null);
+    assert.equal((await s.api.put('/api/auth/me', { body: { locale: 'en' } })).status, 401);
+  });
+
   test('missing, malformed, forged and expired tokens are 401', async () => {
     const forged = jwt.sign({ role: 'admin' }, 'another-secret', { subject: '1', expiresIn: 600 });
     const expired = jwt.sign({ role: 'admin', exp: Math.floor(Date.now() / 1000) - 10 }, s.config.jwtSecret, { subject: '1' });
@@ -131,5 +164,20 @@ describe('auth, envelope and health', () => {
     const row = await s.server.db('users').where({ username: 'admin' }).first('password_hash');
     assert.match(row.password_hash, /^\$argon2id\$/);
     assert.ok(!row.password_hash.includes(ADMIN_PASSWORD));
+    assert.match(row.password_hash, /\$m=47104,p=1,t=1\$/, "OWASP's 46 MiB profile: its block is unmapped after each hash");
+  });
+
+  test('a hash of an earlier profile still logs in, and is replaced by one of the current profile', async () => {
+    const user = await s.user();
+    const earlier = await argon2.hash('secret-pass', { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    await s.server.db('users').where({ id: user.id }).update({ password_hash: earlier });
+    const hashOf = async () => (await s.server.db('users').where({ id: user.id }).first('password_hash')).password_hash as string;
+    assert.equal((await s.api.post('/api/auth/login', { body: { username: user.username, password: 'wrong-pass' } })).status, 401);
+    assert.equal(await hashOf(), earlier, 'a wrong password changes nothing');
+    assert.equal((await s.api.post('/api/auth/login', { body: { username: user.username, password: 'secret-pass' } })).status, 200);
+    const current = await hashOf();
+    assert.match(current, /\$m=47104,p=1,t=1\$/);
+    assert.ok(await argon2.verify(current, 'secret-pass'));
+    assert.equal((await s.api.post('/api/auth/login', { body: { username: user.username, password: 'secret-pass' } })).status, 200);
   });
 });

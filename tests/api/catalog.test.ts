@@ -50,6 +50,21 @@ describe('products and courses', () => {
       assert.deepEqual(await ids('?status=all&page=2&size=2'), [c.id]);
     });
 
+    test('categories of active products, sorted, for the filter; follows writes at once', async () => {
+      const cats = async () => (await s.api.get('/api/products/categories', { token: employee.token })).body.data as string[];
+      await createProduct({ name: 'Zeta plan', category: 'zz_cat_b' });
+      const hidden = await createProduct({ name: 'Zeta old', category: 'zz_cat_c', status: 'inactive' });
+      const later = await createProduct({ name: 'Zeta new', category: 'zz_cat_a' });
+      const list = await cats();
+      assert.deepEqual(list.filter((c) => c.startsWith('zz_cat_')), ['zz_cat_a', 'zz_cat_b'], 'inactive ones left out');
+      assert.deepEqual(list, [...list].sort(), 'sorted');
+      assert.ok(!list.includes(''), 'no empty category');
+      await s.api.delete(`/api/products/${later.id}`, admin());
+      await s.api.put(`/api/products/${hidden.id}`, { ...admin(), body: { status: 'active' } });
+      assert.deepEqual((await cats()).filter((c) => c.startsWith('zz_cat_')), ['zz_cat_b', 'zz_cat_c']);
+      assert.equal((await s.api.get('/api/products/categories')).status, 401);
+    });
+
     test('unknown id is 404 (never another product); non-numeric id is 400', async () => {
       const res = await s.api.get('/api/products/424242', { token: employee.token });
       assert.equal(res.status, 404);
@@ -184,13 +199,47 @@ describe('products and courses', () => {
 
       const bindOne = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { bind_product_ids: [p1.id, p2.id] } });
       assert.deepEqual(bindOne.body.data.product_ids, [p1.id, p2.id], 'bind adds to the set');
-      const both = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { bind_product_ids: [p2.id, p3.id], unbind_product_ids: [p1.id] } });
+      const both = await s.api.put(`/api/courses/${id}?include_inactive=true`, { ...admin(), body: { bind_product_ids: [p2.id, p3.id], unbind_product_ids: [p1.id] } });
       assert.deepEqual(both.body.data.product_ids, [p2.id, p3.id], 'unbind takes off; binding a bound product again changes nothing');
       const unknown = await s.api.put(`/api/courses/${id}`, { ...admin(), body: { bind_product_ids: [987654] } });
       assert.equal(unknown.status, 400, unknown.text);
-      assert.deepEqual((await s.api.get(`/api/courses/${id}`, admin())).body.data.product_ids, [p2.id, p3.id], 'a refused edit changes nothing');
+      assert.deepEqual((await s.api.get(`/api/courses/${id}?include_inactive=true`, admin())).body.data.product_ids, [p2.id, p3.id], 'a refused edit changes nothing');
       const born = await s.api.post('/api/courses', { ...admin(), body: { title: 'Bound at birth', bind_product_ids: [p1.id] } });
       assert.deepEqual(born.body.data.product_ids, [p1.id]);
+    });
+
+    test('an inactive product is hidden from every product field of the course; admins see the whole bound set on request', async () => {
+      const kept = await createProduct({ name: 'Kept', code: 'HID-K' });
+      const retired = await createProduct({ name: 'Retired', code: 'HID-R' });
+      const course = (await s.api.post('/api/courses', { ...admin(), body: { title: 'Hiding', product_ids: [retired.id, kept.id] } })).body.data;
+      const detail = async (query = '', token = employee.token) => (await s.api.get(`/api/courses/${course.id}${query}`, { token })).body.data;
+      const listed = async (query = '', token = employee.token) =>
+        (await s.api.get(`/api/courses?size=500${query}`, { token })).body.data.find((c: { id: number }) => c.id === course.id);
+      const ids = (list: { id: number }[]) => list.map((p) => p.id);
+      assert.deepEqual((await detail()).product_ids, [retired.id, kept.id]);
+
+      assert.equal((await s.api.delete(`/api/products/${retired.id}`, admin())).status, 200);
+      for (const token of [employee.token, s.adminToken]) {
+        const shown = await detail('', token);
+        assert.deepEqual([shown.product_ids, ids(shown.products)], [[kept.id], [kept.id]], 'spec 4.4: inactive products omitted');
+        assert.deepEqual((await listed('', token)).product_ids, [kept.id]);
+      }
+      const whole = await detail('?include_inactive=true', s.adminToken);
+      assert.deepEqual([whole.product_ids, ids(whole.products), whole.products.map((p: { status: string }) => p.status)], [[retired.id, kept.id], [retired.id, kept.id], ['inactive', 'active']]);
+      assert.deepEqual((await listed('&include_inactive=true', s.adminToken)).product_ids, [retired.id, kept.id]);
+      assert.deepEqual((await detail()).product_ids, [kept.id], 'the admin view never leaks into what others are served');
+
+      for (const path of [`/api/courses/${course.id}?include_inactive=true`, '/api/courses?include_inactive=1']) {
+        const refused = await s.api.get(path, { token: employee.token });
+        assert.deepEqual([refused.status, refused.body.error], [403, 'forbidden'], path);
+      }
+      assert.equal((await s.api.get(`/api/courses/${course.id}?include_inactive=maybe`, admin())).status, 400);
+
+      // An edit that does not name the inactive product keeps it bound: it comes back once the product is active again.
+      const edited = await s.api.put(`/api/courses/${course.id}`, { ...admin(), body: { summary: 'edited', unbind_product_ids: [kept.id] } });
+      assert.deepEqual(edited.body.data.product_ids, []);
+      assert.equal((await s.api.put(`/api/products/${retired.id}`, { ...admin(), body: { status: 'active' } })).status, 200);
+      assert.deepEqual((await detail()).product_ids, [retired.id]);
     });
 
     test('list filters, delete sets inactive, 404s and 400s', async () => {
@@ -210,6 +259,17 @@ describe('products and courses', () => {
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: [3_000_000_000] } })).status, 400, 'beyond 32 bits: 400 on both databases');
       assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title: 'x', product_ids: 'all' } })).status, 400);
       assert.equal((await s.api.post('/api/courses', { token: employee.token, body: { title: 'x' } })).status, 403);
+    });
+
+    test('categories of active courses, sorted', async () => {
+      for (const [title, category, status] of [['C1', 'yy_course_b', 'active'], ['C2', 'yy_course_a', 'active'], ['C3', 'yy_course_c', 'active']]) {
+        assert.equal((await s.api.post('/api/courses', { ...admin(), body: { title, category, status } })).status, 201);
+      }
+      const cats = async () => ((await s.api.get('/api/courses/categories', { token: employee.token })).body.data as string[]).filter((c) => c.startsWith('yy_course_'));
+      assert.deepEqual(await cats(), ['yy_course_a', 'yy_course_b', 'yy_course_c']);
+      const c3 = (await s.api.get('/api/courses?category=yy_course_c', { token: employee.token })).body.data[0];
+      await s.api.delete(`/api/courses/${c3.id}`, admin());
+      assert.deepEqual(await cats(), ['yy_course_a', 'yy_course_b'], 'a deactivated course takes its category with it');
     });
 
     test('reads that were just served reflect every later change at once (course, product, media review, import)', async () => {

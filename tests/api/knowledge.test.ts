@@ -24,13 +24,14 @@ describe('knowledge sources /api/knowledge', () => {
     await fs.mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
     await fs.writeFile(path.join(dir, relative), content);
   };
-  type ScanResult = { file_path: string; status: string; title: string; source_id?: number };
+  type ScanResult = { file_path: string; status: string; change?: string; title: string; source_id?: number };
   const scan = async () => {
     const res = await ts.api.post('/api/knowledge/scan', { token: ts.adminToken });
     assert.equal(res.status, 200, res.text);
     return res.body.data.results as ScanResult[];
   };
   const entry = (results: ScanResult[], filePath: string) => results.find((r) => r.file_path === filePath);
+  const pick = (result: ScanResult) => [result.status, result.change];
   const audit = (id: number, body: unknown, token = ts.adminToken) => ts.api.post(`/api/knowledge/audit/${id}`, { token, body });
   const status = async (id: number) => (await ts.api.get(`/api/knowledge/status/${id}`, { token: employee.token })).body.data;
   const sourceIdOf = async (filePath: string) => entry(await scan(), filePath)!.source_id!;
@@ -59,8 +60,8 @@ describe('knowledge sources /api/knowledge', () => {
     const first = await scan();
     const intro = entry(first, 'samples/company-intro.md');
     assert.deepEqual(
-      first.filter((r) => r.file_path.startsWith('samples/')).map((r) => [r.file_path, r.status]),
-      [['samples/company-intro.md', 'created'], ['samples/products/wealth-management.md', 'created'], ['samples/quizzes/compliance-quiz.md', 'created']],
+      first.filter((r) => r.file_path.startsWith('samples/')).map((r) => [r.file_path, r.status, r.change]),
+      [['samples/company-intro.md', 'created', 'new'], ['samples/products/wealth-management.md', 'created', 'new'], ['samples/quizzes/compliance-quiz.md', 'created', 'new']],
     );
     assert.equal(intro!.title, '公司介绍：恒信财富管理');
     assert.equal(entry(first, 'samples/quizzes/compliance-quiz.md')!.title, '销售合规基础测验');
@@ -74,13 +75,14 @@ describe('knowledge sources /api/knowledge', () => {
     assert.deepEqual([source.products, source.chunks, source.questions], [0, 0, 0]);
 
     const again = await scan();
-    assert.ok(again.filter((r) => r.file_path.startsWith('samples/')).every((r) => r.status === 'unchanged'));
+    assert.ok(again.filter((r) => r.file_path.startsWith('samples/')).every((r) => r.status === 'unchanged' && r.change === undefined));
     const all = await ts.api.get('/api/knowledge/audit-list?status=all&size=200', { token: ts.adminToken });
     assert.equal(all.body.data.items.filter((s: { file_path: string }) => s.file_path.startsWith('samples/')).length, 3);
 
     await fs.appendFile(path.join(dir, 'samples/company-intro.md'), '\n## 新增章节\n\n补充说明。\n');
     const changed = await scan();
-    assert.equal(entry(changed, 'samples/company-intro.md')!.status, 'updated');
+    // Spec part 3 and 4.7: a new or changed file is reported `created`; `change` tells them apart.
+    assert.deepEqual(pick(entry(changed, 'samples/company-intro.md')!), ['created', 'changed']);
     assert.equal(entry(changed, 'samples/company-intro.md')!.source_id, intro!.source_id);
     assert.equal(entry(changed, 'samples/quizzes/compliance-quiz.md')!.status, 'unchanged');
   });
@@ -172,7 +174,7 @@ describe('knowledge sources /api/knowledge', () => {
     const text = await fs.readFile(file, 'utf8');
     const lastQuestion = text.lastIndexOf('## Question');
     await fs.writeFile(file, text.slice(0, lastQuestion).replace('揭示风险是必须履行的义务', '揭示风险是法定义务'));
-    assert.equal(entry(await scan(), 'samples/quizzes/compliance-quiz.md')!.status, 'updated');
+    assert.deepEqual(pick(entry(await scan(), 'samples/quizzes/compliance-quiz.md')!), ['created', 'changed']);
     const second = await audit(quiz, { action: 'approve' });
     assert.equal(second.status, 200, second.text);
     assert.equal(second.body.data.questions, 3);
@@ -235,7 +237,7 @@ describe('knowledge sources /api/knowledge', () => {
     assert.equal(entry(await scan(), 'reject/me.md')!.status, 'unchanged');
     assert.equal((await status(id)).status, 'rejected');
     await write('reject/me.md', '# 待驳回\n\n内容已更新\n');
-    assert.equal(entry(await scan(), 'reject/me.md')!.status, 'updated');
+    assert.deepEqual(pick(entry(await scan(), 'reject/me.md')!), ['created', 'changed']);
     const pendingAgain = await status(id);
     assert.deepEqual([pendingAgain.status, pendingAgain.reject_reason, pendingAgain.reviewed_at], ['pending', null, null]);
   });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { usingPostgres } from '../support/server.js';
 import { ApiClient } from '../support/client.js';
-import { CHUNK, sendChunk } from './media-fixtures.js';
+import { CHUNK, sendChunk, uploadOk } from './media-fixtures.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -77,6 +77,60 @@ describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up 
       assert.equal(me.status, 200, 'a token from before the restart is still valid');
     } finally {
       await stop(second.child);
+    }
+  });
+
+  /** Every file and folder below dir (itself included) with its permission bits, as `path mode`. */
+  async function modesUnder(dir: string): Promise<string[]> {
+    const entries = [`. 0${((await fs.stat(dir)).mode & 0o777).toString(8)}`];
+    for (const name of await fs.readdir(dir, { recursive: true })) {
+      entries.push(`${name} 0${((await fs.lstat(path.join(dir, name))).mode & 0o777).toString(8)}`);
+    }
+    return entries;
+  }
+  const readableByOthers = async (dir: string) => (await modesUnder(dir)).filter((entry) => !/ 0[0-7]00$/.test(entry));
+
+  test('DATA_DIR is private: created 0700 with owner-only database, secrets and media; a looser existing one is tightened and the log says so', { skip: process.platform === 'win32' }, async () => {
+    const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-cli-'));
+    dirs.push(parent);
+    // The usual umask, under which files are readable by others unless the server says otherwise (the child inherits it).
+    const previousUmask = process.umask(0o022);
+    after(() => void process.umask(previousUmask));
+    const dataDir = path.join(parent, 'fresh', 'data');
+    const env = { DATA_DIR: dataDir, PORT: '0', KNOWLEDGE_DIR: path.join(parent, 'k'), ADMIN_PASSWORD: 'admin-pass-1' };
+    let server = await startCli(env);
+    try {
+      const api = new ApiClient(server.url);
+      const token = await api.login('admin', 'admin-pass-1');
+      await uploadOk(api, token, 'notes.txt', Buffer.from('private notes'));
+      const init = await api.post('/api/media/upload/init', { token, body: { filename: 'talk.mp4', file_size: CHUNK + 3 } });
+      const uploadId = init.body.data.upload_id as string;
+      assert.equal((await sendChunk(api, token, uploadId, 0, crypto.randomBytes(CHUNK))).status, 200);
+      const pending = await api.post('/api/media/upload/init', { token, body: { filename: 'half.mp4', file_size: CHUNK + 3 } });
+      assert.equal((await sendChunk(api, token, pending.body.data.upload_id, 0, crypto.randomBytes(CHUNK))).status, 200);
+      assert.equal((await sendChunk(api, token, uploadId, 1, crypto.randomBytes(3))).status, 200);
+      assert.equal((await api.post('/api/media/upload/complete', { token, body: { upload_id: uploadId } })).status, 201);
+
+      const modes = await modesUnder(dataDir);
+      for (const expected of ['. 0700', 'trainbench.sqlite 0600', 'trainbench.sqlite-wal 0600', 'secrets.json 0600', 'media 0700']) assert.ok(modes.includes(expected), `${expected} in ${modes.join(', ')}`);
+      assert.ok(modes.filter((m) => m.startsWith('media/files/')).length >= 2, modes.join(', '));
+      assert.ok(modes.some((m) => m.startsWith('media/chunks/')), 'an upload in progress is checked too');
+      assert.deepEqual(await readableByOthers(dataDir), []);
+      assert.doesNotMatch(server.output, /tightened/);
+    } finally {
+      await stop(server.child);
+    }
+
+    // An install from before: everything readable by others.
+    const loose = [dataDir, path.join(dataDir, 'trainbench.sqlite'), path.join(dataDir, 'media'), path.join(dataDir, 'media', 'files')];
+    for (const target of loose) await fs.chmod(target, (await fs.stat(target)).isDirectory() ? 0o755 : 0o644);
+    for (const name of await fs.readdir(path.join(dataDir, 'media', 'files'))) await fs.chmod(path.join(dataDir, 'media', 'files', name), 0o644);
+    server = await startCli(env);
+    try {
+      assert.ok(server.output.includes(`DATA_DIR ${dataDir} was readable by other accounts (mode 0755): tightened to 0700`), server.output);
+      assert.deepEqual(await readableByOthers(dataDir), []);
+    } finally {
+      await stop(server.child);
     }
   });
 

@@ -56,6 +56,20 @@ describe('system administration', () => {
       assert.equal((await s.api.get('/api/system/users/99999', admin())).status, 404);
     });
 
+    test('the user list filters by name and pages on the server', async () => {
+      const tag = `pager${Date.now().toString(36)}`;
+      const made = [];
+      for (const name of ['Ann', 'Bob', 'Cai']) made.push(await s.user('employee', { full_name: `${name} ${tag.toUpperCase()}` }));
+      const byName = await s.api.get(`/api/system/users?q=${tag}`, admin());
+      assert.deepEqual(byName.body.data.map((u: { id: number }) => u.id), made.map((u) => u.id), 'full name matched case-insensitively');
+      const byUsername = await s.api.get(`/api/system/users?q=${made[1]!.username}`, admin());
+      assert.deepEqual(byUsername.body.data.map((u: { id: number }) => u.id), [made[1]!.id]);
+      const second = await s.api.get(`/api/system/users?q=${tag}&page=2&size=2`, admin());
+      assert.deepEqual(second.body.data.map((u: { id: number }) => u.id), [made[2]!.id]);
+      assert.equal((await s.api.get('/api/system/users?q=%25', admin())).body.data.length, 0, '% is matched literally');
+      for (const bad of ['page=0', 'size=501', 'page=x']) assert.equal((await s.api.get(`/api/system/users?${bad}`, admin())).status, 400, bad);
+    });
+
     test('the last active admin cannot be disabled or demoted', async () => {
       const admins = (await s.api.get('/api/system/users?role=admin&status=active', admin())).body.data;
       for (const a of admins.filter((x: { id: number }) => x.id !== 1)) {

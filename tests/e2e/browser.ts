@@ -2,7 +2,6 @@
 // errors and failed requests are collected for the final "nothing went wrong" check.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { defaultRendererDir } from '../../server/static/static.js';
@@ -11,8 +10,6 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A describe() skip reason when Chromium is missing, else false. */
 export const skipWithoutChromium = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-
-export const screenshot = (name: string) => path.join(os.tmpdir(), `trainbench-ui-${name}.png`);
 
 export function assertRendererBuilt(): void {
   assert.ok(fs.existsSync(path.join(defaultRendererDir(), 'index.html')), 'renderer/dist is missing: run `npx vite build --config renderer/vite.config.ts` first');
@@ -27,7 +24,7 @@ export interface OpenBrowser {
 
 export async function openBrowser(options: { acceptDownloads?: boolean } = {}): Promise<OpenBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: options.acceptDownloads ?? false });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, acceptDownloads: options.acceptDownloads ?? false });
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (message) => {

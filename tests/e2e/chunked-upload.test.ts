@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { CHUNK, downloadSha256 } from '../api/media-fixtures.js';
+import { zh } from './i18n.js';
 
 const FILE_SIZE = 100 * 1024 * 1024 + 3 * CHUNK + 12_345; // over the direct-upload limit: 24 chunks
 const CHUNK_COUNT = Math.ceil(FILE_SIZE / CHUNK);
@@ -50,10 +51,10 @@ describe('chunked upload from the page: retries and resume', { skip: skipWithout
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const form = () => page.getByRole('form', { name: 'Upload material' });
+  const form = () => page.getByRole('form', { name: zh('media.upload.title') });
   const startUpload = async () => {
-    await form().getByLabel('File').setInputFiles(filePath);
-    await form().getByRole('button', { name: 'Upload' }).click();
+    await form().getByLabel(zh('media.upload.file'), { exact: true }).setInputFiles(filePath);
+    await form().getByRole('button', { name: zh('media.upload.submit'), exact: true }).click();
   };
 
   test('a dropped chunk is retried; one that keeps failing stops the upload with an error', async () => {
@@ -68,9 +69,9 @@ describe('chunked upload from the page: retries and resume', { skip: skipWithout
       if (index === 9) return route.abort('connectionreset');
       return route.continue();
     });
-    await new Shell(page).open('Upload material');
+    await new Shell(page).open('upload');
     await startUpload();
-    await form().getByText('Upload the same file again to carry on').waitFor({ timeout: 60_000 });
+    await page.getByText(zh('media.upload.resumeHint')).waitFor({ timeout: 60_000 });
     assert.equal(sent.filter((i) => i === 2).length, 2, 'chunk 2 went again after its connection dropped');
     assert.equal(sent.filter((i) => i === 9).length, 4, 'chunk 9 was tried four times, then the upload stopped');
     await page.unroute('**/api/media/upload/chunk');
@@ -89,7 +90,7 @@ describe('chunked upload from the page: retries and resume', { skip: skipWithout
       return route.continue();
     });
     await startUpload();
-    await form().getByText('“induction-video.mp4” was uploaded and is waiting for review.').waitFor({ timeout: 60_000 });
+    await page.getByText(zh('media.upload.done', { name: 'induction-video.mp4' })).waitFor({ timeout: 60_000 });
     assert.deepEqual([...sent].sort((a, b) => a - b), missing);
     assert.equal(await page.evaluate(() => localStorage.getItem('trainbench.unfinished-uploads')), '{}', 'nothing left to resume');
 

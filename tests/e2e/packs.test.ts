@@ -11,6 +11,9 @@ import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
+import { zh } from './i18n.js';
+import { expectAccessible } from './axe.js';
+import { snap } from './screenshots.js';
 
 describe('knowledge packs from one install to another in Chromium', { skip: skipWithoutChromium }, () => {
   let office: TestServer;
@@ -27,7 +30,7 @@ describe('knowledge packs from one install to another in Chromium', { skip: skip
   const openAsAdmin = async (server: TestServer) => {
     await page.goto(`${server.url}/`);
     await new LoginPage(page).logIn('admin', ADMIN_PASSWORD);
-    await new Shell(page).open('Knowledge packs');
+    await new Shell(page).open('packs');
   };
 
   before(async () => {
@@ -55,9 +58,11 @@ describe('knowledge packs from one install to another in Chromium', { skip: skip
   test('the head office shows its key and exports everything approved as one file', async () => {
     await openAsAdmin(office);
     const key = (await office.api.get('/api/knowledge-packs/key', { token: office.adminToken })).body.data;
-    await page.getByLabel('Fingerprint').getByText(key.fingerprint).waitFor();
+    await page.getByLabel(zh('packs.key.fingerprint')).getByText(key.fingerprint).waitFor();
+    await expectAccessible(page, 'knowledge packs');
+    await snap(page, 'admin-packs', '01-packs-zh');
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export everything approved' }).click();
+    await page.getByRole('button', { name: zh('packs.export.start') }).click();
     const file = await download;
     assert.match(file.suggestedFilename(), /^trainbench-pack-.+\.tgz$/);
     packPath = path.join(dir, file.suggestedFilename());
@@ -66,30 +71,31 @@ describe('knowledge packs from one install to another in Chromium', { skip: skip
   });
 
   test('a branch imports it: untrusted items wait for review, a trusted key approves them, a damaged copy is refused', async () => {
-    await new Shell(page).nav.getByRole('button', { name: 'Log out' }).click();
+    await new Shell(page).logOut();
     await openAsAdmin(branch);
-    const importForm = page.getByRole('form', { name: 'Import a pack' });
-    await importForm.getByLabel('Pack file').setInputFiles(packPath);
-    await importForm.getByRole('button', { name: 'Import' }).click();
-    await page.getByText(/not trusted: review the items below/).waitFor();
-    const items = page.getByRole('table', { name: 'Imported items' });
-    await items.getByRole('row').filter({ hasText: title }).getByText('pending').waitFor();
-    await items.getByRole('row').filter({ hasText: mediaName }).getByText('pending').waitFor();
-
+    const importForm = page.getByRole('form', { name: zh('packs.import.form') });
+    await importForm.getByLabel(zh('packs.import.file')).setInputFiles(packPath);
+    await importForm.getByRole('button', { name: zh('packs.import.start'), exact: true }).click();
     const key = (await office.api.get('/api/knowledge-packs/key', { token: office.adminToken })).body.data;
+    await page.getByText(zh('packs.import.untrusted', { fingerprint: key.fingerprint })).waitFor();
+    const items = page.getByRole('table', { name: zh('packs.import.items') });
+    await items.getByRole('row').filter({ hasText: title }).getByText(zh('media.review.status.pending')).waitFor();
+    await items.getByRole('row').filter({ hasText: mediaName }).getByText(zh('media.review.status.pending')).waitFor();
+    await snap(page, 'admin-packs', '02-import-untrusted-zh');
+
     const trust = await branch.api.put('/api/system/config', { token: branch.adminToken, body: { configs: { trusted_pack_keys: [key.fingerprint] } } });
     assert.equal(trust.status, 200, trust.text);
-    await importForm.getByRole('button', { name: 'Import' }).click();
-    await page.getByText(/trusted: new items are approved/).waitFor();
-    await items.getByRole('row').filter({ hasText: mediaName }).getByText('unchanged').waitFor();
+    await importForm.getByRole('button', { name: zh('packs.import.start'), exact: true }).click();
+    await page.getByText(zh('packs.import.trusted', { fingerprint: key.fingerprint })).waitFor();
+    await items.getByRole('row').filter({ hasText: mediaName }).getByText(zh('packs.import.change.unchanged')).waitFor();
     const media = await branch.api.get('/api/media/audit-list?status=approved', { token: branch.adminToken });
     assert.ok(media.body.data.items.some((m: { filename: string }) => m.filename === mediaName), 'trusted: the pending media were approved');
 
     const damaged = Buffer.from(await fs.readFile(packPath));
     damaged[Math.floor(damaged.length / 2)]! ^= 0xff;
-    await importForm.getByLabel('Pack file').setInputFiles({ name: 'damaged.tgz', mimeType: 'application/gzip', buffer: damaged });
-    await importForm.getByRole('button', { name: 'Import' }).click();
-    await page.getByText('This pack is damaged or has been modified; nothing was imported.').waitFor();
+    await importForm.getByLabel(zh('packs.import.file')).setInputFiles({ name: 'damaged.tgz', mimeType: 'application/gzip', buffer: damaged });
+    await importForm.getByRole('button', { name: zh('packs.import.start'), exact: true }).click();
+    await page.getByText(zh('errors.pack_invalid')).waitFor();
   });
 
   test('no script errors or failed requests but the refused pack', () => {

@@ -6,13 +6,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { assertRendererBuilt, openBrowser, screenshot, skipWithoutChromium } from './browser.js';
+import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { ReviewPage } from './page-models/review-page.js';
+import { pickRadio } from './antd.js';
+import { expectAccessible } from './axe.js';
+import { snap } from './screenshots.js';
+import { zh } from './i18n.js';
 
 const skip = skipWithoutChromium;
+const JOURNEY = 'trainee-records';
 
 describe('records, mistake book and review screens in Chromium', { skip }, () => {
   let server: TestServer;
@@ -32,9 +37,9 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
   const logInAs = async (username: string, password: string) => {
     await page.goto(`${server.url}/`);
     // The app restores a saved session after loading: wait for it to settle on one screen or the other.
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.or(page.getByRole('form', { name: 'Log in' })).waitFor();
-    if (await nav.count()) await new Shell(page).nav.getByRole('button', { name: 'Log out' }).click();
+    const shell = new Shell(page);
+    await shell.signedInUser.or(new LoginPage(page).form()).waitFor();
+    if (await shell.signedInUser.count()) await shell.logOut();
     await new LoginPage(page).logIn(username, password);
   };
 
@@ -83,95 +88,111 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
 
   test('an employee sees the record, downloads the certificate and reviews each answer', async () => {
     await logInAs(employee.username, 'secret-pass');
-    await new Shell(page).open('My records');
-    const row = page.getByRole('table', { name: 'Exam records' }).getByRole('row').filter({ hasText: examName });
-    await row.getByText('Passed').waitFor();
-    await row.getByText('1 of 2').waitFor();
+    await new Shell(page).open('records');
+    const row = page.getByRole('table', { name: zh('records.tableLabel') }).getByRole('row').filter({ hasText: examName });
+    await row.getByText(zh('exams.result.passed')).waitFor();
+    await row.getByText(zh('records.correctOf', { correct: 1, count: 2 })).waitFor();
 
-    const certificates = page.getByRole('region', { name: 'Certificates' });
+    const certificates = page.getByRole('region', { name: zh('records.certificates') });
     await certificates.getByText(examName).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), certificates.getByRole('button', { name: /^Download certificate TB-/ }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), certificates.getByRole('button', { name: /^下载 PDF（证书 TB-/ }).click()]);
     assert.match(download.suggestedFilename(), /^TB-\d{8}-\d{6}\.pdf$/);
     const pdf = fs.readFileSync((await download.path())!);
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
-    await page.screenshot({ path: screenshot('records'), fullPage: true });
+    await expectAccessible(page, 'my records');
+    await snap(page, JOURNEY, '01-records-trainee-zh', { fullPage: true });
 
     await row.getByRole('link', { name: examName }).click();
-    const answers = page.getByRole('list', { name: 'Answers' });
-    await answers.getByRole('listitem').filter({ hasText: rightStem }).getByText('Correct', { exact: true }).waitFor();
+    const answers = page.getByRole('list', { name: zh('exams.result.answers') });
+    await answers.getByRole('listitem').filter({ hasText: rightStem }).getByText(zh('exams.answer.correct'), { exact: true }).waitFor();
     const wrong = answers.getByRole('listitem').filter({ hasText: wrongStem });
-    await wrong.getByText('Wrong', { exact: true }).waitFor();
-    await wrong.getByText('Correct answer: False').waitFor();
+    await wrong.getByText(zh('exams.answer.wrong'), { exact: true }).waitFor();
+    await wrong.getByText(zh('exams.answer.right', { answer: zh('exams.trueFalse.false') })).waitFor();
+    await expectAccessible(page, 'a record');
   });
 
   test('a retry from the mistake book marks the question mastered', async () => {
-    await new Shell(page).open('Mistake book');
+    await new Shell(page).open('mistakes');
     const entry = page.getByRole('listitem', { name: wrongStem });
-    await entry.getByText('Missed 1 time').waitFor();
-    await entry.getByRole('button', { name: 'Retry this one' }).click();
+    await entry.getByText(zh('records.mistakes.missed', { count: 1 })).waitFor();
+    await expectAccessible(page, 'the mistake book');
+    await snap(page, JOURNEY, '02-mistakes');
+    await entry.getByRole('button', { name: zh('records.mistakes.retryOne') }).click();
 
-    await page.getByRole('timer', { name: 'Time left' }).waitFor();
-    await page.getByRole('group', { name: wrongStem }).getByLabel('False').check();
-    await page.getByRole('button', { name: 'Submit answers' }).click();
-    await page.getByText('Passed', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Back to the exam' }).click();
-    await entry.getByText('Mastered').waitFor();
+    await page.getByRole('timer', { name: zh('exams.session.timeLeft') }).waitFor();
+    await expectAccessible(page, 'an exam session');
+    await snap(page, JOURNEY, '03-retry-session');
+    await page.getByRole('group', { name: wrongStem }).getByLabel(zh('exams.trueFalse.false')).check();
+    await page.getByRole('button', { name: zh('exams.session.submit') }).click();
+    await page.getByText(zh('exams.result.passed'), { exact: true }).waitFor();
+    await expectAccessible(page, 'an exam result');
+    await snap(page, JOURNEY, '04-retry-result');
+    await page.getByRole('button', { name: zh('exams.result.again') }).click();
+    await entry.getByText(zh('records.mistakes.mastered')).waitFor();
   });
 
   test('an employee uploads material, and it waits for review', async () => {
-    await new Shell(page).open('Upload material');
-    const form = page.getByRole('form', { name: 'Upload material' });
-    await form.getByLabel('File').setInputFiles({ name: uploadName, mimeType: 'text/plain', buffer: Buffer.from('Opening hours are nine to five on working days.\n') });
-    await form.getByRole('button', { name: 'Upload' }).click();
-    await form.getByText(`“${uploadName}” was uploaded and is waiting for review.`).waitFor();
-    assert.equal(await new Shell(page).nav.getByText('Administration').count(), 0);
+    await new Shell(page).open('upload');
+    const form = page.getByRole('form', { name: zh('media.upload.title') });
+    await form.getByLabel(zh('media.upload.file'), { exact: true }).setInputFiles({ name: uploadName, mimeType: 'text/plain', buffer: Buffer.from('Opening hours are nine to five on working days.\n') });
+    await form.getByRole('button', { name: zh('media.upload.submit'), exact: true }).click();
+    await page.getByText(zh('media.upload.done', { name: uploadName })).waitFor();
+    await expectAccessible(page, 'the upload page');
+    assert.equal(await new Shell(page).group('admin').count(), 0);
   });
 
   test('an admin approves the upload and follows its text extraction', async () => {
     await logInAs('admin', ADMIN_PASSWORD);
-    await new Shell(page).open('Media review');
-    const review = new ReviewPage(page);
-    await review.row('Media', uploadName).waitFor();
-    await page.screenshot({ path: screenshot('media-review'), fullPage: true });
-    await review.approve('Media', uploadName);
-    const approved = page.getByRole('region', { name: 'Just approved' });
-    await approved.getByText('Done: 1 chunk indexed').waitFor();
-    await review.row('Media', uploadName).waitFor({ state: 'detached' });
+    await new Shell(page).open('mediaReview');
+    const review = new ReviewPage(page, 'media.review.tableLabel');
+    await review.row(uploadName).waitFor();
+    await expectAccessible(page, 'media review');
+    await snap(page, 'admin-review', '01-media-review-zh');
+    await review.approve(uploadName);
+    const approved = page.getByRole('region', { name: zh('media.review.justApproved') });
+    await approved.getByText(zh('media.extraction.done', { count: 1 })).waitFor();
+    await review.row(uploadName).waitFor({ state: 'detached' });
 
-    await review.reject('Media', rejectedName, 'Blurry scan');
-    await review.row('Media', rejectedName).waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Rejected' }).click();
-    await review.row('Media', rejectedName).getByText('Blurry scan').waitFor();
+    await review.reject(rejectedName, 'Blurry scan');
+    await review.row(rejectedName).waitFor({ state: 'detached' });
+    await review.showStatus('rejected');
+    await review.row(rejectedName).getByText('Blurry scan').waitFor();
   });
 
   test('an admin scans the knowledge folder, approves the new source with its counts', async () => {
-    await new Shell(page).open('Knowledge review');
-    await page.getByRole('button', { name: 'Scan knowledge folder' }).click();
-    await page.getByRole('table', { name: 'Scan results' }).getByRole('row').filter({ hasText: knowledgeTitle }).getByText('Created').waitFor();
-    const review = new ReviewPage(page);
-    await review.approve('Knowledge sources', knowledgeTitle);
-    await page.getByText(`Approved “${knowledgeTitle}”: loaded 0 products, 0 questions, 1 text chunk.`).waitFor();
-    await page.screenshot({ path: screenshot('knowledge-review'), fullPage: true });
+    await new Shell(page).open('knowledgeReview');
+    await page.getByRole('button', { name: zh('knowledge.scan.start') }).click();
+    await page.getByRole('table', { name: zh('knowledge.scan.results') }).getByRole('row').filter({ hasText: knowledgeTitle }).getByText(zh('knowledge.scan.status.created')).waitFor();
+    const review = new ReviewPage(page, 'knowledge.tableLabel');
+    await review.approve(knowledgeTitle);
+    const loaded = zh('knowledge.loaded', { products: zh('knowledge.products', { count: 0 }), questions: zh('knowledge.questions', { count: 0 }), chunks: zh('knowledge.chunks', { count: 1 }) });
+    await page.getByText(zh('knowledge.approved', { title: knowledgeTitle, loaded })).waitFor();
+    await expectAccessible(page, 'knowledge review');
+    await snap(page, 'admin-review', '02-knowledge-review-zh');
   });
 
   test('an admin finds everyone\'s exam records by person and result; "My records" stays their own', async () => {
     const shell = new Shell(page);
-    await shell.open('Exam records');
-    const table = page.getByRole('table', { name: 'Exam records' });
+    await shell.open('examRecords');
+    const table = page.getByRole('table', { name: zh('records.tableLabel') });
     const row = table.getByRole('row').filter({ hasText: examName });
     await row.getByText(employee.username).waitFor();
-    const search = page.getByRole('search', { name: 'Find exam records' });
-    await search.getByLabel('Person or exam').fill(employee.username);
-    await search.getByRole('button', { name: 'Search' }).click();
-    await row.getByText('Passed', { exact: true }).waitFor();
-    await search.getByLabel('Result').selectOption('false');
-    await page.getByText('No record matches.').waitFor();
-    await search.getByLabel('Result').selectOption('');
+    const search = page.getByRole('search', { name: zh('records.everyone.search') });
+    await search.getByLabel(zh('records.everyone.keyword')).fill(employee.username);
+    await search.getByRole('button', { name: zh('common.action.search') }).click();
+    await row.getByText(zh('exams.result.passed'), { exact: true }).waitFor();
+    assert.match(page.url(), new RegExp(`keyword=${employee.username}`));
+    const result = search.getByRole('radiogroup', { name: zh('records.everyone.result') });
+    await pickRadio(result, zh('exams.result.failed'));
+    await page.getByText(zh('records.everyone.noMatch')).waitFor();
+    await pickRadio(result, zh('common.filter.all'));
+    await expectAccessible(page, 'everyone\'s exam records');
+    await snap(page, 'admin-review', '03-exam-records-zh');
     await row.getByRole('link', { name: examName }).click();
     await page.getByRole('heading', { name: examName }).waitFor();
 
-    await shell.open('My records');
-    await page.getByText('No exam records yet.').waitFor();
+    await shell.open('records');
+    await page.getByText(zh('records.empty')).waitFor();
   });
 
   test('no script errors or failed requests', () => {

@@ -9,6 +9,10 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
+import { zh } from './i18n.js';
+import { chooseOption } from './antd.js';
+import { expectAccessible } from './axe.js';
+import { snap } from './screenshots.js';
 
 describe('digital worker in Chromium', { skip: skipWithoutChromium }, () => {
   let server: TestServer;
@@ -37,34 +41,36 @@ describe('digital worker in Chromium', { skip: skipWithoutChromium }, () => {
     await model?.close();
   });
 
-  const composer = () => page.getByRole('form', { name: 'Message to the digital worker' });
+  const composer = () => page.getByRole('form', { name: zh('workbench.composer') });
+  const tasks = () => page.getByRole('region', { name: zh('workbench.tasks') });
 
   test('a first message starts a task with the chosen specialist and the reply streams in', async () => {
-    await new Shell(page).open('Digital worker');
-    await composer().getByLabel('Specialist').selectOption('invoice_clerk');
-    await composer().getByLabel('Message').fill('Check the March invoices. List the overdue ones.');
-    await composer().getByRole('button', { name: 'Send' }).click();
-    const tasks = page.getByRole('region', { name: 'My tasks' });
-    await tasks.getByRole('button', { name: /Check the March invoices\./ }).waitFor();
-    const exchanges = page.getByRole('list', { name: 'Exchanges' });
+    await new Shell(page).open('workbench');
+    await expectAccessible(page, 'the digital worker');
+    await chooseOption(page, composer().getByRole('combobox', { name: zh('workbench.specialist') }), 'Invoice clerk');
+    await composer().getByLabel(zh('workbench.message'), { exact: true }).fill('Check the March invoices. List the overdue ones.');
+    await composer().getByRole('button', { name: zh('workbench.send') }).click();
+    await tasks().getByRole('button', { name: /Check the March invoices\./ }).waitFor();
+    const exchanges = page.getByRole('list', { name: zh('workbench.exchanges') });
     await exchanges.getByText('Three invoices are overdue.').waitFor();
+    await snap(page, 'trainee-workbench', '01-task-zh');
     const system = model.requests.at(-1)!.body.messages![0]!.content;
     assert.match(system, /You check invoices against purchase orders\./, 'the specialist\'s job description went to the model');
   });
 
   test('a task is continued from the list, and its earlier exchanges come with it', async () => {
-    await page.getByRole('button', { name: '+ New task' }).click();
-    await page.getByText('the first sentence becomes the task\'s title').waitFor();
-    await page.getByRole('region', { name: 'My tasks' }).getByRole('button', { name: /Check the March invoices\./ }).click();
+    await page.getByRole('button', { name: zh('workbench.newTask') }).click();
+    await page.getByText(zh('workbench.intro')).waitFor();
+    await tasks().getByRole('button', { name: /Check the March invoices\./ }).click();
     model.behave({ chunks: ['Reminders drafted.'] });
-    await composer().getByLabel('Message').fill('Draft the reminders.');
-    await composer().getByRole('button', { name: 'Send' }).click();
-    const exchanges = page.getByRole('list', { name: 'Exchanges' });
+    await composer().getByLabel(zh('workbench.message'), { exact: true }).fill('Draft the reminders.');
+    await composer().getByRole('button', { name: zh('workbench.send') }).click();
+    const exchanges = page.getByRole('list', { name: zh('workbench.exchanges') });
     await exchanges.getByText('Reminders drafted.').waitFor();
     assert.equal(await exchanges.getByRole('listitem').count(), 2);
     const messages = model.requests.at(-1)!.body.messages!.map((m) => m.content);
     assert.ok(messages.includes('Three invoices are overdue.'), 'the earlier reply was sent as context');
-    assert.equal(await page.getByRole('region', { name: 'My tasks' }).getByRole('listitem').count(), 1, 'still one task');
+    assert.equal(await tasks().getByRole('listitem').count(), 1, 'still one task');
   });
 
   test('no script errors or failed requests', () => {

@@ -22,8 +22,8 @@ export interface TestServer {
   user(role?: 'employee' | 'admin', fields?: Record<string, unknown>): Promise<{ id: number; username: string; token: string }>;
   /** Stops the server (the data stays, for restart tests). */
   stop(): Promise<void>;
-  /** Starts the server again on the same data. */
-  restart(): Promise<void>;
+  /** Starts the server again on the same data (on the same port when asked: a browser page can then reconnect). */
+  restart(options?: { samePort?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,9 +76,10 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
       running = false;
       await server.close();
     },
-    async restart() {
+    async restart({ samePort = false } = {}) {
+      const port = samePort ? Number(new URL(server.url).port) : 0;
       await ts.stop();
-      server = await startServer({ ...config, port: 0 });
+      server = await startServer({ ...config, port });
       api.baseUrl = server.url;
       running = true;
     },

@@ -1,5 +1,6 @@
 import type { Envelope } from './types';
 import { readToken } from './session-token';
+import { serverUnreachable } from './connection';
 
 /** A failed API call: the envelope's machine code and message, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -45,7 +46,11 @@ export function authHeaders(): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 
-export const networkError = () => new ApiError(0, 'network_error', 'Trainbench cannot reach its server. Check that the app is still running and try again.');
+/** A request that never got an answer: reported to the connection monitor, which shows "reconnecting" and probes the server. */
+export function networkError(): ApiError {
+  serverUnreachable();
+  return new ApiError(0, 'network_error', 'The server cannot be reached');
+}
 
 /** Turns a non-2xx answer (enveloped or not) into an ApiError, and reports an ended session. */
 export async function errorFrom(res: Response): Promise<ApiError> {
@@ -77,11 +82,3 @@ export const api = {
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
 };
-
-/** What to tell the user when a model call failed: how to set a model up when none is, else the error itself. */
-export function modelFailureMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.code === 'no_model_route') {
-    return 'No AI model is set up yet. An administrator can set the model address and name under System settings.';
-  }
-  return err instanceof Error ? err.message : fallback;
-}

@@ -1,18 +1,26 @@
-import { SessionProvider, useSession } from './session';
-import { Shell } from './Shell';
-import { LoginPage } from '../features/auth/LoginPage';
-import { Loading } from '../components/states';
-
-function Gate() {
-  const { user } = useSession();
-  if (user === undefined) return <Loading label="Opening Trainbench…" />;
-  return user ? <Shell /> : <LoginPage />;
-}
+import { useMemo } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ConfigProvider } from 'antd';
+import { antdLocaleOf, currentLanguage } from '../i18n';
+import { queryClient } from './query-client';
+import { SessionProvider } from './session';
+import { router } from './routes';
+import { themeFor } from './theme';
 
 export function App() {
+  // Re-renders on every language change: antd's own strings follow. No space inserted into two-character
+  // Chinese button texts ("登 录"): it changes what screen readers and tests read.
+  const { i18n } = useTranslation();
+  const theme = useMemo(() => themeFor(i18n.language), [i18n.language]);
   return (
-    <SessionProvider>
-      <Gate />
-    </SessionProvider>
+    <ConfigProvider locale={antdLocaleOf(currentLanguage())} theme={theme} button={{ autoInsertSpace: false }}>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </QueryClientProvider>
+    </ConfigProvider>
   );
 }

@@ -1,16 +1,26 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Flex, Space, Typography } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 
-export function PageHeader({ title, subtitle, actions, back }: { title: string; subtitle?: ReactNode; actions?: ReactNode; back?: ReactNode }) {
+/** Every page starts with this: its one h1, a line saying what the page is for, actions on the right. */
+export function PageHeader({ title, subtitle, actions, back }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; back?: { to: string; label: string } }) {
   return (
     <header className="page-header">
-      {back && <div className="page-back">{back}</div>}
-      <div className="page-header-row">
-        <div>
-          <h1>{title}</h1>
-          {subtitle && <p className="page-subtitle">{subtitle}</p>}
+      {back && (
+        <Link to={back.to} className="page-back">
+          <ArrowLeftOutlined aria-hidden /> {back.label}
+        </Link>
+      )}
+      <Flex justify="space-between" align="flex-start" gap="middle" wrap>
+        <div className="page-heading">
+          <Typography.Title level={1} className="page-title">
+            {title}
+          </Typography.Title>
+          {subtitle && <Typography.Text type="secondary">{subtitle}</Typography.Text>}
         </div>
-        {actions && <div className="page-actions">{actions}</div>}
-      </div>
+        {actions && <Space wrap>{actions}</Space>}
+      </Flex>
     </header>
   );
 }

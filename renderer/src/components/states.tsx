@@ -1,36 +1,42 @@
 import type { ReactNode } from 'react';
-import type { ApiError } from '../api/client';
-import type { QueryState } from '../app/query';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Empty } from 'antd';
+import { Loading } from './Loading';
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export { Loading };
+import { describeError } from '../i18n/errors';
+
+/** A failed request or action, in the interface language (i18n/errors.ts), with "try again" when it can be. */
+export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useTranslation();
+  const { message, detail } = describeError(error, t);
   return (
-    <div className="state state-loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      {label}
-    </div>
+    <Alert
+      className="error-notice"
+      type="error"
+      showIcon
+      role="alert"
+      title={message}
+      description={detail}
+      action={
+        onRetry && (
+          <Button size="small" onClick={onRetry}>
+            {t('common.action.retry')}
+          </Button>
+        )
+      }
+    />
   );
 }
 
-export function ErrorNotice({ error, onRetry }: { error: ApiError | Error; onRetry?: () => void }) {
-  return (
-    <div className="notice notice-error" role="alert">
-      <span>{error.message}</span>
-      {onRetry && (
-        <button type="button" className="button button-small" onClick={onRetry}>
-          Try again
-        </button>
-      )}
-    </div>
-  );
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <Empty className="state-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={children} />;
 }
 
-export function Empty({ children }: { children: ReactNode }) {
-  return <div className="state state-empty">{children}</div>;
-}
-
-/** Shows a query's loading state or error, then its data. */
-export function QueryView<T>({ query, children }: { query: QueryState<T>; children: (data: T) => ReactNode }) {
-  if (query.error) return <ErrorNotice error={query.error} onRetry={query.reload} />;
-  if (query.data === undefined) return <Loading />;
-  return <>{children(query.data)}</>;
+/** A query's loading state or error, then its data (kept on screen while it refreshes). */
+export function QueryView<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+  if (query.data !== undefined) return <>{children(query.data)}</>;
+  if (query.isError) return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
+  return <Loading />;
 }

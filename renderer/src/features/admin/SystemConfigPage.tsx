@@ -1,87 +1,88 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from '../../app/query';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card, Col, Input, Row } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice, QueryView } from '../../components/states';
+import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 import type { SystemConfig } from '../../api/types';
-import { adminKeys, getConfig, saveConfig } from './api';
+import { adminQueries } from './queries';
+import { useSaveConfig } from './mutations';
 
-export function SystemConfigPage() {
-  const config = useQuery(adminKeys.config, getConfig);
+export default function SystemConfigPage() {
+  const { t } = useTranslation();
+  const config = useQuery(adminQueries.config());
   return (
     <>
-      <PageHeader title="System settings" subtitle="The AI model the coach uses, how long a login lasts, and the company introduction." />
+      <PageHeader title={t('admin.config.title')} subtitle={t('admin.config.subtitle')} />
       <QueryView query={config}>{(data) => <ConfigForm config={data} />}</QueryView>
     </>
   );
 }
 
-const text = (value: SystemConfig[string] | undefined) => (value === undefined ? '' : String(value));
+const text = (value: SystemConfig[string] | undefined) => (value === undefined || value === null ? '' : String(value));
+
+const schema = z.object({
+  llm_base_url: z.string().trim().refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'common.validation.url'),
+  llm_model: z.string().trim(),
+  // The stored key is only ever shown masked; empty keeps it, typing a new one replaces it.
+  llm_api_key: z.string(),
+  jwt_expire_minutes: z.string().trim().regex(/^[1-9]\d*$/, 'common.validation.positiveInteger'),
+  company_intro_content: z.string(),
+});
 
 function ConfigForm({ config }: { config: SystemConfig }) {
-  const [baseUrl, setBaseUrl] = useState(text(config.llm_base_url));
-  const [model, setModel] = useState(text(config.llm_model));
-  // The stored key is only ever shown masked; an empty field keeps it, typing a new one replaces it.
-  const [apiKey, setApiKey] = useState('');
-  const [minutes, setMinutes] = useState(text(config.jwt_expire_minutes));
-  const [intro, setIntro] = useState(text(config.company_intro_content));
-  const [storedKey, setStoredKey] = useState(text(config.llm_api_key));
-  const [saved, setSaved] = useState(false);
-  const save = useMutation(saveConfig, ['company']);
+  const { t } = useTranslation();
+  const save = useSaveConfig();
+  const form = useZodForm(schema, {
+    llm_base_url: text(config.llm_base_url),
+    llm_model: text(config.llm_model),
+    llm_api_key: '',
+    jwt_expire_minutes: text(config.jwt_expire_minutes),
+    company_intro_content: text(config.company_intro_content),
+  });
+  const storedKey = text(config.llm_api_key);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaved(false);
-    const configs: Record<string, unknown> = {
-      llm_base_url: baseUrl.trim(),
-      llm_model: model.trim(),
-      jwt_expire_minutes: Number(minutes),
-      company_intro_content: intro,
-    };
-    if (apiKey) configs.llm_api_key = apiKey;
-    const updated = await save.run(configs);
-    if (updated === undefined) return;
-    setStoredKey(text(updated.llm_api_key));
-    setApiKey('');
-    setSaved(true);
-  };
+  const submit = ({ llm_api_key, jwt_expire_minutes, ...rest }: z.output<typeof schema>) =>
+    save.mutate({ ...rest, jwt_expire_minutes: Number(jwt_expire_minutes), ...(llm_api_key ? { llm_api_key } : {}) }, { onSuccess: () => form.resetField('llm_api_key') });
 
   return (
-    <form className="panel form-grid form-grid-2" onSubmit={submit} aria-label="System settings">
-      <h2 className="panel-title form-span">AI model</h2>
-      <label className="field form-span">
-        <span>Model server address (llm_base_url)</span>
-        <input type="url" placeholder="https://models.example.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
-      </label>
-      <label className="field">
-        <span>Model name (llm_model)</span>
-        <input value={model} onChange={(e) => setModel(e.target.value)} />
-      </label>
-      <label className="field">
-        <span>API key (llm_api_key)</span>
-        <input type="password" autoComplete="off" placeholder={storedKey ? 'Leave empty to keep the stored key' : 'Not set'} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
-        {storedKey && <small className="muted">Stored key: {storedKey}</small>}
-      </label>
-      <h2 className="panel-title form-span">Sessions</h2>
-      <label className="field form-half">
-        <span>Login lifetime in minutes (jwt_expire_minutes)</span>
-        <input type="number" min={1} step={1} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />
-      </label>
-      <h2 className="panel-title form-span">Company introduction</h2>
-      <label className="field form-span">
-        <span>Shown on everyone's home page (plain text, light markdown or HTML)</span>
-        <textarea rows={8} value={intro} onChange={(e) => setIntro(e.target.value)} />
-      </label>
-      <div className="form-actions form-span">
-        <button type="submit" className="button button-primary" disabled={save.busy}>
-          {save.busy ? 'Saving…' : 'Save settings'}
-        </button>
-        {saved && <span className="notice notice-success">Settings saved.</span>}
-      </div>
-      {save.error && (
-        <div className="form-span">
-          <ErrorNotice error={save.error} />
-        </div>
-      )}
-    </form>
+    <Card>
+      <ZodForm form={form} onSubmit={submit} aria-label={t('admin.config.title')}>
+        <h2 className="card-heading">{t('admin.config.model')}</h2>
+        <FormItem control={form.control} name="llm_base_url" label={t('admin.config.baseUrl')}>
+          {(field) => <Input {...field} placeholder="https://models.example.com/v1" />}
+        </FormItem>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <FormItem control={form.control} name="llm_model" label={t('admin.config.modelName')}>
+              {(field) => <Input {...field} />}
+            </FormItem>
+          </Col>
+          <Col xs={24} md={12}>
+            <FormItem control={form.control} name="llm_api_key" label={t('admin.config.apiKey')} extra={storedKey && t('admin.config.storedKey', { key: storedKey })}>
+              {(field) => <Input.Password {...field} autoComplete="off" placeholder={t(storedKey ? 'admin.config.keepKey' : 'admin.config.noKey')} />}
+            </FormItem>
+          </Col>
+        </Row>
+        <h2 className="card-heading">{t('admin.config.sessions')}</h2>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <FormItem control={form.control} name="jwt_expire_minutes" label={t('admin.config.loginMinutes')} required>
+              {(field) => <Input {...field} inputMode="numeric" />}
+            </FormItem>
+          </Col>
+        </Row>
+        <h2 className="card-heading">{t('admin.config.intro')}</h2>
+        <FormItem control={form.control} name="company_intro_content" label={t('admin.config.introLabel')}>
+          {(field) => <Input.TextArea {...field} autoSize={{ minRows: 6, maxRows: 16 }} />}
+        </FormItem>
+        {save.error && <ErrorNotice error={save.error} />}
+        {save.isSuccess && <Alert type="success" showIcon title={t('admin.config.saved')} className="section" />}
+        <Button type="primary" htmlType="submit" loading={save.isPending}>
+          {t('admin.config.save')}
+        </Button>
+      </ZodForm>
+    </Card>
   );
 }

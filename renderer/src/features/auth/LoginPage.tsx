@@ -1,59 +1,68 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../app/session';
+import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { ErrorNotice } from '../../components/states';
+import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 
-const explain = (err: unknown) => {
-  if (err instanceof ApiError && err.code === 'account_disabled') return 'This account has been disabled. Ask an administrator to enable it.';
-  return err instanceof Error ? err.message : 'Logging in failed.';
-};
+const schema = z.object({
+  username: z.string().trim().min(1, 'common.validation.required'),
+  password: z.string().min(1, 'common.validation.required'),
+});
 
-export function LoginPage() {
+export default function LoginPage() {
+  const { t } = useTranslation();
   const { login, notice } = useSession();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useZodForm(schema, { username: '', password: '' });
+  const [error, setError] = useState<unknown>(null);
+  const busy = form.formState.isSubmitting;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
+  const submit = async ({ username, password }: z.output<typeof schema>) => {
     setError(null);
     try {
-      await login(username.trim(), password);
+      await login(username, password);
     } catch (err) {
-      setError(explain(err));
-      setBusy(false);
+      setError(err);
     }
   };
 
   return (
-    <div className="login-screen">
-      <form className="login-card" onSubmit={submit} aria-label="Log in">
-        <div className="brand brand-large">
-          <span className="brand-mark" aria-hidden="true">
-            T
-          </span>
-          Trainbench
-        </div>
-        <p className="muted">Sales training, products and exams in one place.</p>
-        {notice && !error && <div className="notice notice-warning">{notice}</div>}
-        {error && (
-          <div className="notice notice-error" role="alert">
-            {error}
+    <main className="login-screen">
+      <Card className="login-card">
+        <Flex justify="space-between" align="center" className="login-top">
+          <div className="brand brand-large">
+            <span className="brand-mark" aria-hidden>
+              T
+            </span>
+            {t('shell.appName')}
           </div>
+          <LanguageSwitch />
+        </Flex>
+        <Typography.Title level={1} className="login-title">
+          {t('auth.title')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">{t('auth.tagline')}</Typography.Paragraph>
+        {notice === 'expired' && !error && <Alert type="warning" showIcon title={t('auth.expired')} className="login-notice" />}
+        {error instanceof ApiError && error.status === 401 ? (
+          <Alert type="error" showIcon role="alert" title={t('auth.wrongCredentials')} className="login-notice" />
+        ) : (
+          error !== null && <ErrorNotice error={error} />
         )}
-        <label className="field">
-          <span>Username</span>
-          <input name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {busy ? 'Logging in…' : 'Log in'}
-        </button>
-      </form>
-    </div>
+        <ZodForm form={form} onSubmit={submit} aria-label={t('auth.title')}>
+          <FormItem control={form.control} name="username" label={t('auth.username')} required>
+            {(field) => <Input {...field} autoComplete="username" autoFocus />}
+          </FormItem>
+          <FormItem control={form.control} name="password" label={t('auth.password')} required>
+            {(field) => <Input.Password {...field} autoComplete="current-password" />}
+          </FormItem>
+          <Button type="primary" htmlType="submit" block loading={busy}>
+            {busy ? t('auth.submitting') : t('auth.submit')}
+          </Button>
+        </ZodForm>
+      </Card>
+    </main>
   );
 }

@@ -1,12 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isAbort, modelFailureMessage } from '../../api/client';
-import { invalidate, useMutation, useQuery } from '../../app/query';
-import { navigate, useLocation } from '../../app/router';
-import { useSession } from '../../app/session';
+import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Flex, Input, Typography } from 'antd';
+import { isAbort } from '../../api/client';
+import { useUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice, Loading } from '../../components/states';
-import { listProducts, productKeys } from '../products/api';
-import { clearHistory, coachKeys, getHistory, sendCoachMessage } from './api';
+import { describeError } from '../../i18n/errors';
+import { productQueries } from '../products/queries';
+import { coachQueries, sendCoachMessage } from './queries';
+import { useClearHistory } from './mutations';
+import { ProductPicker } from './ProductPicker';
 import { QuickActions } from './QuickActions';
 
 interface Line {
@@ -18,21 +23,21 @@ interface Line {
   error?: string;
 }
 
-const describeFailure = (err: unknown) => modelFailureMessage(err, 'The coach could not answer.');
-
 let nextId = 0;
 const lineId = () => `local-${++nextId}`;
 
-export function CoachPage() {
-  const { user } = useSession();
-  const productParam = useLocation().query.get('product');
+export default function CoachPage() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const [params, setParams] = useSearchParams();
+  const productParam = params.get('product');
   const productId = productParam && /^\d+$/.test(productParam) ? Number(productParam) : undefined;
-  const products = useQuery(productKeys.list(''), (signal) => listProducts(undefined, signal));
-  const history = useQuery(coachKeys.history, getHistory);
+  const selected = useQuery({ ...productQueries.detail(productId ?? 0), enabled: productId !== undefined }).data;
+  const history = useQuery(coachQueries.history());
   const [lines, setLines] = useState<Line[] | null>(null);
   const [draft, setDraft] = useState('');
   const [streaming, setStreaming] = useState<AbortController | null>(null);
-  const clear = useMutation(clearHistory);
+  const clear = useClearHistory();
   const endRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -46,8 +51,8 @@ export function CoachPage() {
 
   const update = (id: string, change: (line: Line) => Line) => setLines((all) => (all ?? []).map((l) => (l.id === id ? change(l) : l)));
 
-  const send = async (event: FormEvent) => {
-    event.preventDefault();
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
     const message = draft.trim();
     if (!message || streaming) return;
     const replyId = lineId();
@@ -60,104 +65,85 @@ export function CoachPage() {
         { message, context: { ...(productId ? { product_id: productId } : {}), page: 'coach' } },
         (ev) => {
           if (ev.type === 'text') update(replyId, (l) => ({ ...l, content: l.content + ev.content }));
-          else if (ev.type === 'error') update(replyId, (l) => ({ ...l, error: ev.message }));
+          else if (ev.type === 'error') update(replyId, (l) => ({ ...l, error: t('errors.stream_failed', { detail: ev.message }) }));
         },
         controller.signal,
       );
     } catch (err) {
-      if (!isAbort(err)) update(replyId, (l) => ({ ...l, error: describeFailure(err) }));
+      if (!isAbort(err)) update(replyId, (l) => ({ ...l, error: describeError(err, t).message }));
     } finally {
       update(replyId, (l) => ({ ...l, pending: false }));
       setStreaming(null);
     }
   };
 
-  const selected = products.data?.find((p) => p.id === productId);
-
   return (
     <div className="coach">
       <PageHeader
-        title="AI coach"
-        subtitle="Practise customer conversations and ask about products. The coach answers from the company's training material."
+        title={t('coach.title')}
+        subtitle={t('coach.subtitle')}
         actions={
           <>
-            <label className="inline-field">
-              <span>Product</span>
-              <select aria-label="Product" value={productId ?? ''} onChange={(e) => navigate(e.target.value ? `/coach?product=${e.target.value}` : '/coach')}>
-                <option value="">Any product</option>
-                {products.data?.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button
-              type="button"
-              className="button"
-              disabled={!!streaming || clear.busy || !lines?.length}
-              onClick={async () => {
-                if ((await clear.run()) !== undefined) {
-                  setLines([]);
-                  invalidate(coachKeys.history);
-                }
-              }}
-            >
-              Clear conversation
-            </button>
+            <ProductPicker value={productId} onChange={(id) => setParams(id ? { product: String(id) } : {})} />
+            <Button disabled={!!streaming || !lines?.length} loading={clear.isPending} onClick={() => clear.mutate(undefined, { onSuccess: () => setLines([]) })}>
+              {t('coach.clear')}
+            </Button>
           </>
         }
       />
       {clear.error && <ErrorNotice error={clear.error} />}
       <QuickActions productId={productId} />
-      <div className="chat panel" aria-live="polite">
-        {history.error && <ErrorNotice error={history.error} onRetry={history.reload} />}
-        {lines === null && !history.error && <Loading label="Loading the conversation…" />}
+      <Card className="chat" aria-live="polite">
+        {history.error && <ErrorNotice error={history.error} onRetry={() => void history.refetch()} />}
+        {lines === null && !history.error && <Loading label={t('coach.loading')} />}
         {lines?.length === 0 && (
           <div className="chat-empty">
-            <p>Ask anything, for example:</p>
+            <p>{t('coach.examplesIntro')}</p>
             <ul>
-              <li>{selected ? `How do I explain the risks of ${selected.name} to a cautious customer?` : 'Which product suits a customer who wants steady income?'}</li>
-              <li>Play a customer who is unsure about fees, and let me respond.</li>
+              <li>{selected ? t('coach.exampleProduct', { name: selected.name }) : t('coach.exampleAny')}</li>
+              <li>{t('coach.exampleRolePlay')}</li>
             </ul>
           </div>
         )}
         {lines?.map((line) => (
           <div key={line.id} className={`bubble bubble-${line.role}`}>
-            <div className="bubble-author">{line.role === 'user' ? user?.full_name || 'You' : 'Coach'}</div>
+            <div className="bubble-author">{line.role === 'user' ? user.full_name || t('coach.you') : t('coach.coach')}</div>
             <div className="bubble-text">
               {line.content}
-              {line.pending && <span className="typing" aria-label="The coach is typing" />}
+              {line.pending && <span className="typing" role="status" aria-label={t('coach.typing')} />}
             </div>
             {line.error && <div className="bubble-error">{line.error}</div>}
           </div>
         ))}
         <div ref={endRef} />
-      </div>
-      <form className="composer" onSubmit={send}>
-        <textarea
-          aria-label="Message to the coach"
-          placeholder={selected ? `Ask about ${selected.name}…` : 'Type your message…'}
+      </Card>
+      <form className="composer" onSubmit={send} aria-label={t('coach.composer')}>
+        <Input.TextArea
+          aria-label={t('coach.message')}
+          placeholder={selected ? t('coach.askAbout', { name: selected.name }) : t('coach.typeMessage')}
           value={draft}
-          rows={2}
+          autoSize={{ minRows: 2, maxRows: 6 }}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {
               e.preventDefault();
-              e.currentTarget.form?.requestSubmit();
+              void send();
             }
           }}
         />
-        {streaming ? (
-          <button type="button" className="button" onClick={() => streaming.abort()}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit" className="button button-primary" disabled={!draft.trim()}>
-            Send
-          </button>
-        )}
+        <Flex vertical justify="flex-end">
+          {streaming ? (
+            <Button onClick={() => streaming.abort()}>{t('coach.stop')}</Button>
+          ) : (
+            <Button type="primary" htmlType="submit" disabled={!draft.trim()}>
+              {t('coach.send')}
+            </Button>
+          )}
+        </Flex>
       </form>
+      <Typography.Text type="secondary" className="hint">
+        {t('coach.enterHint')}
+      </Typography.Text>
     </div>
   );
 }

@@ -1,54 +1,66 @@
-import { useQuery } from '../../app/query';
-import { Link } from '../../app/router';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Card, Col, Flex, Row, Typography } from 'antd';
+import { SimpleList } from '../../components/SimpleList';
 import { PageHeader } from '../../components/PageHeader';
 import { MediaList } from '../../components/MediaList';
-import { Empty, QueryView } from '../../components/states';
+import { NotFound } from '../../components/NotFound';
+import { EmptyState, QueryView } from '../../components/states';
 import { RichText } from '../../components/RichText';
-import { humanize } from '../../components/format';
+import { useIdParam } from '../../components/useIdParam';
+import { humanize, useFormat } from '../../i18n/format';
 import type { CourseDetail } from '../../api/types';
-import { courseKeys, getCourse } from './api';
+import { courseQueries } from './queries';
 
-export function CourseDetailPage({ id }: { id: number }) {
-  const course = useQuery(courseKeys.detail(id), (signal) => getCourse(id, signal));
+export default function CourseDetailPage() {
+  const id = useIdParam();
+  const course = useQuery({ ...courseQueries.detail(id ?? 0), enabled: id !== null });
+  if (id === null) return <NotFound />;
   return <QueryView query={course}>{(c) => <Course course={c} />}</QueryView>;
 }
 
 function Course({ course }: { course: CourseDetail }) {
+  const { t } = useTranslation();
+  const format = useFormat();
   return (
     <>
       <PageHeader
-        back={<Link to="/courses">← All courses</Link>}
+        back={{ to: '/courses', label: t('courses.back') }}
         title={course.title}
-        subtitle={[humanize(course.category), course.duration_minutes ? `${course.duration_minutes} minutes` : ''].filter(Boolean).join(' · ')}
+        subtitle={[humanize(course.category), course.duration_minutes ? format.minutes(course.duration_minutes) : ''].filter(Boolean).join(' · ')}
       />
-      <div className="detail-layout">
-        <div className="stack">
-          <section className="panel">
-            <h2 className="panel-title">Course</h2>
-            {course.summary && <p className="lead">{course.summary}</p>}
-            {course.content ? <RichText content={course.content} /> : !course.summary && <p className="muted">No course text yet.</p>}
-          </section>
-          <section className="panel">
-            <h2 className="panel-title">Media</h2>
-            <MediaList medias={course.medias} emptyText="No approved media for this course yet." />
-          </section>
-        </div>
-        <aside className="panel">
-          <h2 className="panel-title">Products in this course</h2>
-          {course.products.length ? (
-            <ul className="link-list">
-              {course.products.map((product) => (
-                <li key={product.id}>
-                  <Link to={`/products/${product.id}`}>{product.name}</Link>
-                  <span className="muted"> · {humanize(product.category)}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Empty>No products are bound to this course.</Empty>
-          )}
-        </aside>
-      </div>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={15}>
+          <Flex vertical gap="middle">
+            <Card title={<h2 className="card-heading">{t('courses.content')}</h2>}>
+              {course.summary && <Typography.Paragraph className="lead">{course.summary}</Typography.Paragraph>}
+              {course.content ? <RichText content={course.content} /> : !course.summary && <Typography.Text type="secondary">{t('courses.noContent')}</Typography.Text>}
+            </Card>
+            <Card title={<h2 className="card-heading">{t('courses.media')}</h2>}>
+              <MediaList medias={course.medias} emptyText={t('courses.noMedia')} />
+            </Card>
+          </Flex>
+        </Col>
+        <Col xs={24} xl={9}>
+          <Card title={<h2 className="card-heading">{t('courses.products')}</h2>}>
+            {course.products.length ? (
+              <SimpleList
+                items={course.products}
+                rowKey={(product) => product.id}
+                render={(product) => (
+                  <Flex className="list-row" justify="space-between" gap="middle">
+                    <Link to={`/products/${product.id}`}>{product.name}</Link>
+                    <Typography.Text type="secondary">{humanize(product.category)}</Typography.Text>
+                  </Flex>
+                )}
+              />
+            ) : (
+              <EmptyState>{t('courses.noProducts')}</EmptyState>
+            )}
+          </Card>
+        </Col>
+      </Row>
     </>
   );
 }

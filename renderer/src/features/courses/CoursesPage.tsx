@@ -1,40 +1,36 @@
-import { Link } from '../../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
-import { CategoryFilter, useCategoryList } from '../../components/CategoryFilter';
-import { Empty, QueryView } from '../../components/states';
-import { humanize, plural } from '../../components/format';
-import { courseKeys, listCourses } from './api';
+import { CatalogFilter } from '../../components/CatalogFilter';
+import { CatalogGrid } from '../../components/CatalogGrid';
+import { useListParams } from '../../components/list/useListParams';
+import { humanize, useFormat } from '../../i18n/format';
+import { courseQueries } from './queries';
 
-export function CoursesPage() {
-  const { category, categories, list, select } = useCategoryList('/courses', courseKeys.list, listCourses);
-
+export default function CoursesPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { page, filters, setPage, setFilters } = useListParams({ category: '', q: '' });
+  const categories = useQuery(courseQueries.categories());
+  const list = useQuery(courseQueries.list({ ...filters, page }));
   return (
     <>
-      <PageHeader title="Courses" subtitle="Sales courses with the products they cover." />
-      <CategoryFilter label="Filter by category" categories={categories} value={category} onChange={select} />
-      <QueryView query={list}>
-        {(courses) =>
-          courses.length ? (
-            <ul className="card-grid" aria-label="Courses">
-              {courses.map((course) => (
-                <li key={course.id}>
-                  <Link to={`/courses/${course.id}`} className="card card-link">
-                    <div className="card-eyebrow">{humanize(course.category) || 'General'}</div>
-                    <h2 className="card-title">{course.title}</h2>
-                    <div className="card-meta">
-                      {course.duration_minutes ? `${course.duration_minutes} min · ` : ''}
-                      {plural(course.product_ids.length, 'product')}
-                    </div>
-                    <p className="card-text">{course.summary || 'No summary yet.'}</p>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Empty>No courses in this category yet.</Empty>
-          )
-        }
-      </QueryView>
+      <PageHeader title={t('courses.title')} subtitle={t('courses.subtitle')} />
+      <CatalogFilter categories={categories.data ?? []} category={filters.category} q={filters.q} onChange={setFilters} />
+      <CatalogGrid
+        label={t('courses.title')}
+        query={list}
+        onPage={setPage}
+        empty={filters.category || filters.q ? t('courses.noMatch') : t('courses.empty')}
+        card={(course) => ({
+          key: course.id,
+          to: `/courses/${course.id}`,
+          eyebrow: humanize(course.category) || t('courses.general'),
+          title: course.title,
+          meta: [course.duration_minutes ? format.minutes(course.duration_minutes) : '', t('courses.productCount', { count: course.product_ids.length })].filter(Boolean).join(' · '),
+          text: course.summary || t('courses.noSummary'),
+        })}
+      />
     </>
   );
 }

@@ -1,82 +1,92 @@
 import { useState } from 'react';
-import { invalidate, useMutation, useQuery } from '../../app/query';
-import { Link } from '../../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card, Col, Descriptions, Row, Typography } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Facts } from '../../components/Facts';
-import { Pill } from '../../components/Pill';
+import { StatusTag } from '../../components/StatusTag';
+import { NotFound } from '../../components/NotFound';
 import { ErrorNotice, QueryView } from '../../components/states';
-import { plural } from '../../components/format';
+import { useIdParam } from '../../components/useIdParam';
+import { humanize, useFormat } from '../../i18n/format';
+import { SUBMIT_GRACE_SECONDS } from '../../../../contract/exams';
 import type { ExamCover, StartedExam, SubmitResult } from '../../api/types';
-import { examKeys, getExamCover, startExam } from './api';
-import { paperTypeLabel, standingLabel } from './standing';
+import { examQueries } from './queries';
+import { useStartExam } from './mutations';
+import { paperType, standing } from './standing';
 import { ExamSession } from './ExamSession';
 import { ExamResult } from './ExamResult';
 
 type Stage = { kind: 'cover' } | { kind: 'taking'; exam: StartedExam } | { kind: 'result'; exam: StartedExam; result: SubmitResult };
 
 /** One exam: its cover, then the session, then the graded result. */
-export function ExamPage({ id }: { id: number }) {
+export default function ExamPage() {
+  const id = useIdParam();
   const [stage, setStage] = useState<Stage>({ kind: 'cover' });
-  const cover = useQuery(examKeys.cover(id), (signal) => getExamCover(id, signal));
-
-  if (stage.kind === 'taking') {
-    return (
-      <ExamSession
-        exam={stage.exam}
-        onSubmitted={(result) => {
-          invalidate(examKeys.all);
-          setStage({ kind: 'result', exam: stage.exam, result });
-        }}
-      />
-    );
-  }
+  const cover = useQuery({ ...examQueries.cover(id ?? 0), enabled: id !== null });
+  if (id === null) return <NotFound />;
+  if (stage.kind === 'taking') return <ExamSession exam={stage.exam} onSubmitted={(result) => setStage({ kind: 'result', exam: stage.exam, result })} />;
   if (stage.kind === 'result') return <ExamResult exam={stage.exam} result={stage.result} onAgain={() => setStage({ kind: 'cover' })} />;
   return <QueryView query={cover}>{(data) => <Cover cover={data} onStarted={(exam) => setStage({ kind: 'taking', exam })} />}</QueryView>;
 }
 
+/** The rules of the exam, written here in the interface language from the cover's facts. */
+function Instructions({ cover }: { cover: ExamCover }) {
+  const { t } = useTranslation();
+  const lines = [
+    t(cover.randomize ? 'exams.rules.drawnRandom' : 'exams.rules.drawn', { count: cover.question_count, domain: humanize(cover.domain) }),
+    t('exams.rules.time', { minutes: cover.duration_minutes, grace: SUBMIT_GRACE_SECONDS }),
+    t('exams.rules.score', { total: cover.total_score, pass: cover.pass_score }),
+    t('exams.rules.once'),
+    t(cover.type === 'formal' ? 'exams.rules.formal' : 'exams.rules.selfTest'),
+    t('exams.rules.mistakes'),
+    ...(cover.max_attempts === null ? [] : [t('exams.rules.attempts', { count: cover.max_attempts })]),
+  ];
+  return (
+    <ul className="instructions">
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
 function Cover({ cover, onStarted }: { cover: ExamCover; onStarted(exam: StartedExam): void }) {
-  const start = useMutation(startExam);
-  const [label, tone] = standingLabel[cover.status];
-  const facts: [string, string][] = [
-    ['Questions', String(cover.question_count)],
-    ['Time limit', `${cover.duration_minutes} minutes`],
-    ['Pass mark', `${cover.pass_score} of ${cover.total_score}`],
-    ['Attempts', cover.attempts_left === null ? `${cover.attempts} so far (no limit)` : `${cover.attempts} used, ${cover.attempts_left} left`],
-    ['Best score', cover.best_score === null ? '—' : String(cover.best_score)],
+  const { t } = useTranslation();
+  const format = useFormat();
+  const start = useStartExam();
+  const state = standing[cover.status];
+  const facts = [
+    { key: 'questions', label: t('exams.cover.questions'), children: format.number(cover.question_count) },
+    { key: 'time', label: t('exams.cover.timeLimit'), children: format.minutes(cover.duration_minutes) },
+    { key: 'pass', label: t('exams.cover.passMark'), children: t('exams.scoreOf', { score: cover.pass_score, total: cover.total_score }) },
+    {
+      key: 'attempts',
+      label: t('exams.cover.attempts'),
+      children: cover.attempts_left === null ? t('exams.cover.attemptsUnlimited', { count: cover.attempts }) : t('exams.cover.attemptsLeft', { used: cover.attempts, left: cover.attempts_left }),
+    },
+    { key: 'best', label: t('exams.cover.best'), children: cover.best_score === null ? t('common.state.none') : format.number(cover.best_score) },
   ];
   return (
     <>
-      <PageHeader back={<Link to="/exams">← All exams</Link>} title={cover.name} subtitle={paperTypeLabel(cover.type)} actions={<Pill tone={tone}>{label}</Pill>} />
-      <div className="detail-layout">
-        <section className="panel">
-          <h2 className="panel-title">Before you start</h2>
-          {cover.description && <p>{cover.description}</p>}
-          {cover.instructions.length > 0 && (
-            <ul>
-              {cover.instructions.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          )}
-          {start.error && <ErrorNotice error={start.error} />}
-          {!cover.can_start && cover.unavailable_reason && <div className="notice notice-warning">{cover.unavailable_reason}</div>}
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={!cover.can_start || start.busy}
-            onClick={async () => {
-              const exam = await start.run(cover.id);
-              if (exam) onStarted(exam);
-            }}
-          >
-            {start.busy ? 'Starting…' : `Start ${cover.type === 'formal' ? 'exam' : 'self-test'} (${plural(cover.question_count, 'question')})`}
-          </button>
-        </section>
-        <aside className="panel">
-          <h2 className="panel-title">Details</h2>
-          <Facts facts={facts} />
-        </aside>
-      </div>
+      <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={cover.name} subtitle={t(paperType[cover.type])} actions={<StatusTag tone={state.tone}>{t(state.label)}</StatusTag>} />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={15}>
+          <Card title={<h2 className="card-heading">{t('exams.cover.beforeStart')}</h2>}>
+            {cover.description && <Typography.Paragraph>{cover.description}</Typography.Paragraph>}
+            <Instructions cover={cover} />
+            {start.error && <ErrorNotice error={start.error} />}
+            {!cover.can_start && <Alert type="warning" showIcon title={t(cover.attempts_left === 0 ? 'exams.cover.noAttemptsLeft' : 'exams.cover.noQuestions')} className="section" />}
+            <Button type="primary" disabled={!cover.can_start} loading={start.isPending} onClick={() => start.mutate(cover.id, { onSuccess: onStarted })}>
+              {t(cover.type === 'formal' ? 'exams.cover.startExam' : 'exams.cover.startSelfTest', { count: cover.question_count })}
+            </Button>
+          </Card>
+        </Col>
+        <Col xs={24} xl={9}>
+          <Card title={<h2 className="card-heading">{t('exams.cover.details')}</h2>}>
+            <Descriptions column={1} size="small" items={facts} />
+          </Card>
+        </Col>
+      </Row>
     </>
   );
 }

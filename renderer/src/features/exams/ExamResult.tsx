@@ -1,60 +1,52 @@
-import { Link } from '../../app/router';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card, Flex, Statistic, Typography } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Pill } from '../../components/Pill';
-import { formatClock } from '../../components/format';
-import type { AnswerValue, IssuedQuestion, StartedExam, SubmitResult } from '../../api/types';
-
-/** Option keys as their texts: "A" → "A. Fixed income". */
-function describe(question: IssuedQuestion | undefined, value: AnswerValue): string {
-  const keys = Array.isArray(value) ? value : value ? [value] : [];
-  if (!keys.length) return 'No answer';
-  return keys
-    .map((key) => {
-      const option = question?.options.find((o) => o.key === key);
-      if (!option) return key;
-      return question?.type === 'true_false' ? option.text : `${key}. ${option.text}`;
-    })
-    .join('; ');
-}
+import { StatusTag } from '../../components/StatusTag';
+import { formatClock } from '../../i18n/format';
+import type { StartedExam, SubmitResult } from '../../api/types';
+import { describeAnswer, sessionName } from './standing';
 
 export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; result: SubmitResult; onAgain(): void }) {
+  const { t } = useTranslation();
   const questions = new Map(exam.questions.map((q) => [q.id, q]));
   return (
     <>
-      <PageHeader back={<Link to="/exams">← All exams</Link>} title={result.exam_name} subtitle={result.kind === 'formal' ? 'Your result has been recorded.' : 'Self-test result (not recorded).'} />
-      <section className={`panel result-summary ${result.passed ? 'result-passed' : 'result-failed'}`}>
-        <div className="result-score">
-          <span className="result-number">{result.score}</span>
-          <span className="muted">of {result.total_score}</span>
-        </div>
-        <div className="stack-tight">
-          <Pill tone={result.passed ? 'success' : 'danger'}>{result.passed ? 'Passed' : 'Not passed'}</Pill>
-          <span>
-            {result.correct_count} correct, {result.wrong_count} wrong · pass mark {result.pass_score} · time {formatClock(result.time_spent_sec)}
-          </span>
-          {result.late && <span className="notice notice-warning">Submitted after the time limit: graded as at the deadline.</span>}
-          {result.certificate_id !== null && <span>A certificate has been issued for this exam.</span>}
-        </div>
-        <div className="result-actions">
-          <button type="button" className="button" onClick={onAgain}>
-            Back to the exam
-          </button>
-        </div>
-      </section>
-      <h2 className="section-title">Answers</h2>
-      <ol className="question-list">
+      <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
+      <Card className={`section result-summary ${result.passed ? 'result-passed' : 'result-failed'}`}>
+        <Flex gap="large" align="center" wrap>
+          <Statistic title={t('exams.result.score')} value={result.score} suffix={`/ ${result.total_score}`} />
+          <Flex vertical gap={6}>
+            <span>
+              <StatusTag tone={result.passed ? 'success' : 'danger'}>{t(result.passed ? 'exams.result.passed' : 'exams.result.failed')}</StatusTag>
+            </span>
+            <Typography.Text>
+              {t('exams.result.summary', { correct: result.correct_count, wrong: result.wrong_count, pass: result.pass_score, time: formatClock(result.time_spent_sec) })}
+            </Typography.Text>
+            {result.late && <Alert type="warning" showIcon title={t('exams.result.late')} />}
+            {result.certificate_id !== null && <Typography.Text>{t('exams.result.certificate')}</Typography.Text>}
+          </Flex>
+          <Button onClick={onAgain} className="result-again">
+            {t('exams.result.again')}
+          </Button>
+        </Flex>
+      </Card>
+      <h2 className="section-title">{t('exams.result.answers')}</h2>
+      <ol className="question-list" aria-label={t('exams.result.answers')}>
         {result.detail.map((d) => {
           const question = questions.get(d.question_id);
+          const describe = (value: typeof d.user_answer) => (question ? describeAnswer(question.type, question.options, value, t) : String(value));
           return (
-            <li key={d.question_id} className={`panel question ${d.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
-              <div className="question-review-head">
-                <span>
-                  <span className="question-number">{question?.order ?? '?'}.</span> {question?.stem ?? `Question ${d.question_id}`}
-                </span>
-                <Pill tone={d.is_correct ? 'success' : 'danger'}>{d.is_correct ? 'Correct' : 'Wrong'}</Pill>
-              </div>
-              <div className="small">Your answer: {describe(question, d.user_answer)}</div>
-              {!d.is_correct && <div className="small">Correct answer: {describe(question, d.correct_answer)}</div>}
+            <li key={d.question_id}>
+              <Card size="small" className={`question ${d.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
+                <Flex justify="space-between" gap="middle">
+                  <span>
+                    <span className="question-number">{question?.order ?? '?'}.</span> {question?.stem ?? t('exams.result.question', { id: d.question_id })}
+                  </span>
+                  <StatusTag tone={d.is_correct ? 'success' : 'danger'}>{t(d.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
+                </Flex>
+                <div>{t('exams.answer.yours', { answer: describe(d.user_answer) })}</div>
+                {!d.is_correct && <div>{t('exams.answer.right', { answer: describe(d.correct_answer) })}</div>}
+              </Card>
             </li>
           );
         })}

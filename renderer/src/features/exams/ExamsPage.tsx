@@ -1,60 +1,48 @@
-import { useQuery } from '../../app/query';
-import { Link } from '../../app/router';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Table, Typography, type TableColumnsType } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Pill } from '../../components/Pill';
-import { Empty, QueryView } from '../../components/states';
-import { humanize } from '../../components/format';
-import { examKeys, listExams } from './api';
-import { paperTypeLabel, standingLabel } from './standing';
+import { StatusTag } from '../../components/StatusTag';
+import { EmptyState, QueryView } from '../../components/states';
+import { humanize, useFormat } from '../../i18n/format';
+import type { ExamListItem } from '../../api/types';
+import { examQueries } from './queries';
+import { paperType, standing } from './standing';
 
-export function ExamsPage() {
-  const exams = useQuery(examKeys.list, listExams);
+export default function ExamsPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const exams = useQuery(examQueries.list());
+  const columns: TableColumnsType<ExamListItem> = [
+    {
+      title: t('exams.columns.exam'),
+      key: 'name',
+      render: (_, exam) => (
+        <>
+          <Link to={`/exams/${exam.id}`}>{exam.name}</Link>
+          <div>
+            <Typography.Text type="secondary">{humanize(exam.domain)}</Typography.Text>
+          </div>
+        </>
+      ),
+    },
+    { title: t('exams.columns.type'), key: 'type', render: (_, exam) => t(paperType[exam.type]) },
+    { title: t('exams.columns.questions'), dataIndex: 'question_count', render: (n: number) => format.number(n) },
+    { title: t('exams.columns.time'), dataIndex: 'duration_minutes', render: (n: number) => format.minutes(n) },
+    { title: t('exams.columns.passMark'), key: 'pass', render: (_, exam) => t('exams.scoreOf', { score: exam.pass_score, total: exam.total_score }) },
+    { title: t('exams.columns.best'), dataIndex: 'best_score', render: (n: number | null) => (n === null ? t('common.state.none') : format.number(n)) },
+    { title: t('exams.columns.status'), key: 'status', render: (_, exam) => <StatusTag tone={standing[exam.status].tone}>{t(standing[exam.status].label)}</StatusTag> },
+  ];
   return (
     <>
-      <PageHeader title="Exams" subtitle="Formal exams count towards your certificates; self-tests are for practice." />
+      <PageHeader title={t('exams.title')} subtitle={t('exams.subtitle')} />
       <QueryView query={exams}>
         {(items) =>
           items.length ? (
-            <div className="panel panel-flush">
-              <table className="table" aria-label="Exams">
-                <thead>
-                  <tr>
-                    <th>Exam</th>
-                    <th>Type</th>
-                    <th>Questions</th>
-                    <th>Time</th>
-                    <th>Pass mark</th>
-                    <th>Best score</th>
-                    <th>Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((exam) => {
-                    const [label, tone] = standingLabel[exam.status];
-                    return (
-                      <tr key={exam.id}>
-                        <td>
-                          <Link to={`/exams/${exam.id}`}>{exam.name}</Link>
-                          <div className="muted small">{humanize(exam.domain)}</div>
-                        </td>
-                        <td>{paperTypeLabel(exam.type)}</td>
-                        <td>{exam.question_count}</td>
-                        <td>{exam.duration_minutes} min</td>
-                        <td>
-                          {exam.pass_score} / {exam.total_score}
-                        </td>
-                        <td>{exam.best_score ?? '—'}</td>
-                        <td>
-                          <Pill tone={tone}>{label}</Pill>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <Table<ExamListItem> aria-label={t('exams.title')} columns={columns} dataSource={items} rowKey="id" pagination={{ hideOnSinglePage: true, pageSize: 20 }} />
           ) : (
-            <Empty>No exams are open to you right now.</Empty>
+            <EmptyState>{t('exams.empty')}</EmptyState>
           )
         }
       </QueryView>

@@ -1,106 +1,113 @@
-import { useEffect, useState } from 'react';
-import { useMutation, useQuery } from '../../app/query';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Card, Flex, Progress, Typography, type TableColumnsType } from 'antd';
+import { SimpleList } from '../../components/SimpleList';
 import { PageHeader } from '../../components/PageHeader';
-import { Pill } from '../../components/Pill';
-import { Empty, QueryView } from '../../components/states';
-import { formatDateTime, humanize, plural } from '../../components/format';
+import { DataTable } from '../../components/list/DataTable';
+import { useListParams } from '../../components/list/useListParams';
+import { humanize, useFormat } from '../../i18n/format';
 import type { MediaExtraction, MediaFile } from '../../api/types';
-import { Pager } from '../review/Pager';
 import { ReviewActions } from '../review/ReviewActions';
-import { StatusFilter, reviewTone, type ReviewStatus } from '../review/StatusFilter';
-import { auditMedia, getMediaStatus, listMediaAudit, mediaKeys } from './api';
-import { formatBytes } from './format';
+import { StatusFilter } from '../review/StatusFilter';
+import { ReviewStatusCell } from '../review/ReviewStatusCell';
+import { reviewLabel, type ReviewStatus } from '../review/status';
+import { mediaQueries } from './queries';
+import { useAuditMedia } from './mutations';
 
-export function MediaReviewPage() {
-  const [status, setStatus] = useState<ReviewStatus>('pending');
-  const [page, setPage] = useState(1);
-  const media = useQuery(mediaKeys.audit(status, page), (signal) => listMediaAudit(status, page, signal));
+export default function MediaReviewPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { page, filters, setPage, setFilters } = useListParams({ status: 'pending' });
+  const status = filters.status as ReviewStatus;
+  const media = useQuery(mediaQueries.audit(status, page));
   // Approved media leave the pending list on reload: follow their extraction here.
   const [approved, setApproved] = useState<MediaFile[]>([]);
+  const onApproved = (done: MediaFile) => setApproved((list) => [done, ...list.filter((m) => m.id !== done.id)]);
+
+  const columns: TableColumnsType<MediaFile> = [
+    {
+      title: t('media.review.columns.file'),
+      key: 'file',
+      render: (_, m) => (
+        <>
+          <Typography.Text strong>{m.filename}</Typography.Text>
+          <div>
+            <Typography.Text type="secondary">
+              {[t(`media.kind.${m.kind}`), format.bytes(m.size), m.bind_type === 'none' ? t('media.review.notAttached') : t('media.review.attached', { to: t(`media.bindType.${m.bind_type}`), id: m.bind_id ?? '' })].join(' · ')}
+            </Typography.Text>
+          </div>
+          {m.remark && <div>“{m.remark}”</div>}
+        </>
+      ),
+    },
+    {
+      title: t('media.review.columns.uploader'),
+      key: 'uploader',
+      render: (_, m) => (
+        <>
+          {m.uploader_name || t('common.state.none')}
+          <div>
+            <Typography.Text type="secondary">{format.dateTime(m.created_at)}</Typography.Text>
+          </div>
+        </>
+      ),
+    },
+    {
+      title: t('media.review.columns.status'),
+      key: 'status',
+      render: (_, m) => <ReviewStatusCell status={m.status} rejectReason={m.reject_reason} />,
+    },
+    {
+      title: t('media.review.columns.extraction'),
+      key: 'extraction',
+      render: (_, m) => (m.status === 'approved' ? <ExtractionStatus id={m.id} initial={m.extraction} /> : <Typography.Text type="secondary">{t('media.review.afterApproval')}</Typography.Text>),
+    },
+    { title: <span className="visually-hidden">{t('media.review.columns.actions')}</span>, key: 'actions', render: (_, m) => m.status === 'pending' && <MediaActions media={m} onApproved={onApproved} /> },
+  ];
+
   return (
     <>
-      <PageHeader title="Media review" subtitle="Approve uploads to show them to everyone and index their text for the AI coach." />
+      <PageHeader title={t('media.review.title')} subtitle={t('media.review.subtitle')} />
       {approved.length > 0 && (
-        <section className="panel" aria-label="Just approved">
-          <h2 className="panel-title">Just approved</h2>
-          <ul className="link-list">
-            {approved.map((item) => (
-              <li key={item.id} className="approved-media">
-                <strong>{item.filename}</strong>
-                <ExtractionStatus id={item.id} initial={item.extraction} />
-              </li>
-            ))}
-          </ul>
+        <section aria-label={t('media.review.justApproved')} className="section">
+          <Card size="small" title={<h2 className="card-heading">{t('media.review.justApproved')}</h2>}>
+            <SimpleList
+              items={approved}
+              rowKey={(item) => item.id}
+              render={(item) => (
+                <Flex className="list-row" justify="space-between" gap="middle">
+                  <Typography.Text strong>{item.filename}</Typography.Text>
+                  <ExtractionStatus id={item.id} initial={item.extraction} />
+                </Flex>
+              )}
+            />
+          </Card>
         </section>
       )}
-      <StatusFilter
-        value={status}
-        onChange={(next) => {
-          setStatus(next);
-          setPage(1);
-        }}
+      <StatusFilter value={status} onChange={(next) => setFilters({ status: next })} />
+      <DataTable
+        label={t('media.review.tableLabel')}
+        query={media}
+        columns={columns}
+        rowKey={(m) => m.id}
+        onPage={setPage}
+        empty={status === 'all' ? t('media.review.empty') : t('media.review.emptyStatus', { status: t(reviewLabel[status]) })}
       />
-      <QueryView query={media}>
-        {(data) =>
-          data.items.length ? (
-            <>
-              <div className="panel panel-flush">
-                <table className="table" aria-label="Media">
-                  <thead>
-                    <tr>
-                      <th>File</th>
-                      <th>Uploaded by</th>
-                      <th>Status</th>
-                      <th>Text extraction</th>
-                      <th aria-label="Actions" />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((item) => (
-                      <MediaRow key={item.id} media={item} onApproved={(done) => setApproved((list) => [done, ...list.filter((m) => m.id !== done.id)])} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={data} onPage={setPage} />
-            </>
-          ) : (
-            <Empty>No {status === 'all' ? '' : `${status} `}media.</Empty>
-          )
-        }
-      </QueryView>
     </>
   );
 }
 
-function MediaRow({ media, onApproved }: { media: MediaFile; onApproved(media: MediaFile): void }) {
-  const audit = useMutation((reason: string | null) => auditMedia(media.id, reason), [mediaKeys.all]);
-  const approve = async () => {
-    const done = await audit.run(null);
-    if (done) onApproved(done);
-  };
+function MediaActions({ media, onApproved }: { media: MediaFile; onApproved(media: MediaFile): void }) {
+  const audit = useAuditMedia();
   return (
-    <tr>
-      <td>
-        <strong>{media.filename}</strong>
-        <div className="muted small">
-          {humanize(media.kind)} · {formatBytes(media.size)} · {media.bind_type === 'none' ? 'not attached' : `for ${media.bind_type}${media.bind_id ? ` #${media.bind_id}` : ''}`}
-        </div>
-        {media.remark && <div className="small">“{media.remark}”</div>}
-      </td>
-      <td>
-        {media.uploader_name || '—'}
-        <div className="muted small">{formatDateTime(media.created_at)}</div>
-      </td>
-      <td>
-        <Pill tone={reviewTone[media.status]}>{humanize(media.status)}</Pill>
-        {media.reject_reason && <div className="muted small">{media.reject_reason}</div>}
-      </td>
-      <td>{media.status === 'approved' ? <ExtractionStatus id={media.id} initial={media.extraction} /> : <span className="muted small">After approval</span>}</td>
-      <td className="cell-actions">
-        {media.status === 'pending' && <ReviewActions name={media.filename} busy={audit.busy} error={audit.error} onApprove={approve} onReject={(reason) => audit.run(reason)} />}
-      </td>
-    </tr>
+    <ReviewActions
+      name={media.filename}
+      busy={audit.isPending}
+      error={audit.error}
+      onApprove={() => audit.mutate({ id: media.id, reason: null }, { onSuccess: onApproved })}
+      onReject={(reason) => audit.mutate({ id: media.id, reason })}
+    />
   );
 }
 
@@ -108,28 +115,21 @@ const working = (extraction: MediaExtraction) => extraction.state === 'queued' |
 
 /** Follows the background extraction of an approved media until it is finished. */
 function ExtractionStatus({ id, initial }: { id: number; initial: MediaExtraction }) {
-  const status = useQuery(mediaKeys.status(id), (signal) => getMediaStatus(id, signal));
+  const { t } = useTranslation();
+  const status = useQuery({ ...mediaQueries.status(id), enabled: working(initial) });
   const extraction = status.data?.extraction ?? initial;
-  const { reload } = status;
-  const busy = working(extraction);
-  useEffect(() => {
-    if (!busy) return;
-    const timer = window.setTimeout(reload, 1500);
-    return () => window.clearTimeout(timer);
-  }, [busy, reload, extraction.progress, extraction.stage]);
-
   const text: Record<MediaExtraction['state'], string> = {
-    not_started: 'Not started',
-    queued: 'Queued',
-    running: `${humanize(extraction.stage)} ${extraction.progress}%`,
-    done: `Done: ${plural(extraction.chunks, 'chunk')} indexed`,
-    failed: `Failed: ${extraction.error ?? 'unknown reason'}`,
-    skipped: 'Not a text document',
+    not_started: t('media.extraction.not_started'),
+    queued: t('media.extraction.queued'),
+    running: t('media.extraction.running', { stage: humanize(extraction.stage), progress: extraction.progress }),
+    done: t('media.extraction.done', { count: extraction.chunks }),
+    failed: t('media.extraction.failed', { reason: extraction.error ?? t('media.extraction.unknown') }),
+    skipped: t('media.extraction.skipped'),
   };
   return (
-    <div className="stack-tight small" aria-label="Extraction status">
+    <div className="extraction" data-testid="extraction-status" data-state={extraction.state}>
       <span>{text[extraction.state]}</span>
-      {busy && <progress className="progress" max={100} value={extraction.progress} />}
+      {working(extraction) && <Progress size="small" percent={extraction.progress} aria-label={t('media.extraction.progress')} />}
     </div>
   );
 }

@@ -1,105 +1,114 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { invalidate } from '../../app/query';
-import { ApiError, isAbort } from '../../api/client';
+import { useRef, useState } from 'react';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card, Col, Input, Progress, Row, Select, Space, Typography } from 'antd';
+import { FilePicker } from '../../components/form/FilePicker';
+import { isAbort } from '../../api/client';
+import type { MediaBindType } from '../../api/types';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice } from '../../components/states';
-import type { MediaBindType, MediaFile } from '../../api/types';
-import { DIRECT_UPLOAD_LIMIT, mediaKeys, uploadMedia } from './api';
-import { formatBytes } from './format';
+import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
+import { useFormat } from '../../i18n/format';
+import { DIRECT_UPLOAD_LIMIT } from './upload';
+import { useUploadMedia } from './mutations';
 
-type Upload = { state: 'idle' } | { state: 'sending'; sent: number; total: number } | { state: 'done'; media: MediaFile } | { state: 'failed'; error: ApiError | Error };
+const BIND_TYPES: MediaBindType[] = ['none', 'company', 'product', 'course'];
 
-const bindLabels: Record<MediaBindType, string> = { none: 'Not attached', company: 'Company introduction', product: 'A product', course: 'A course' };
+const schema = z
+  .object({
+    file: z.custom<File | null>((value) => value === null || value instanceof File),
+    bind_type: z.enum(['none', 'company', 'product', 'course']),
+    bind_id: z.string().trim(),
+  })
+  .refine((v) => v.file !== null, { path: ['file'], message: 'common.validation.fileRequired' })
+  .refine((v) => !['product', 'course'].includes(v.bind_type) || /^[1-9]\d*$/.test(v.bind_id), { path: ['bind_id'], message: 'common.validation.positiveInteger' });
 
 /** Any user may upload material; an administrator reviews it before anyone else sees it. */
-export function UploadPage() {
-  const [file, setFile] = useState<File | null>(null);
-  const [bindType, setBindType] = useState<MediaBindType>('none');
-  const [bindId, setBindId] = useState('');
-  const [upload, setUpload] = useState<Upload>({ state: 'idle' });
+export default function UploadPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const form = useZodForm(schema, { file: null, bind_type: 'none', bind_id: '' });
+  const upload = useUploadMedia();
+  const [sent, setSent] = useState(0);
   const cancel = useRef<AbortController | null>(null);
+  const file = form.watch('file');
+  const bindType = form.watch('bind_type');
   const needsId = bindType === 'product' || bindType === 'course';
+  const sending = upload.isPending;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) return;
+  const submit = (values: z.output<typeof schema>) => {
     const controller = new AbortController();
     cancel.current = controller;
-    setUpload({ state: 'sending', sent: 0, total: file.size });
-    try {
-      const binding = { bind_type: bindType, ...(needsId ? { bind_id: Number(bindId) } : {}) };
-      const media = await uploadMedia(file, binding, (sent) => setUpload({ state: 'sending', sent, total: file.size }), controller.signal);
-      invalidate(mediaKeys.all);
-      setUpload({ state: 'done', media });
-    } catch (err) {
-      setUpload(isAbort(err) ? { state: 'idle' } : { state: 'failed', error: err instanceof Error ? err : new Error(String(err)) });
-    } finally {
-      cancel.current = null;
-    }
+    setSent(0);
+    const binding = { bind_type: values.bind_type, ...(needsId ? { bind_id: Number(values.bind_id) } : {}) };
+    upload.mutate({ file: values.file!, binding, onProgress: setSent, signal: controller.signal }, { onSettled: () => (cancel.current = null) });
   };
 
-  const sending = upload.state === 'sending';
+  const percent = file && file.size > 0 ? Math.floor((sent / file.size) * 100) : 100;
+  const failed = upload.isError && !isAbort(upload.error);
   return (
     <>
-      <PageHeader title="Upload material" subtitle="Videos, documents and images for training. An administrator reviews every upload before it is shown." />
-      <form className="panel form-grid" onSubmit={submit} aria-label="Upload material">
-        <label className="field form-span">
-          <span>File</span>
-          <input type="file" required disabled={sending} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
-        </label>
-        <label className="field">
-          <span>Attach to</span>
-          <select value={bindType} disabled={sending} onChange={(e) => setBindType(e.target.value as MediaBindType)}>
-            {(Object.keys(bindLabels) as MediaBindType[]).map((type) => (
-              <option key={type} value={type}>
-                {bindLabels[type]}
-              </option>
-            ))}
-          </select>
-        </label>
-        {needsId && (
-          <label className="field">
-            <span>{bindType === 'product' ? 'Product id' : 'Course id'}</span>
-            <input type="number" min={1} required disabled={sending} value={bindId} onChange={(e) => setBindId(e.target.value)} />
-          </label>
-        )}
-        {file && (
-          <p className="form-span muted small">
-            {file.name}, {formatBytes(file.size)}
-            {file.size > DIRECT_UPLOAD_LIMIT ? ' — sent in 5 MB parts' : ''}
-          </p>
-        )}
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={!file || sending}>
-            {sending ? 'Uploading…' : 'Upload'}
-          </button>
-          {sending && (
-            <button type="button" className="button" onClick={() => cancel.current?.abort()}>
-              Cancel
-            </button>
+      <PageHeader title={t('media.upload.title')} subtitle={t('media.upload.subtitle')} />
+      <Card>
+        <ZodForm form={form} onSubmit={submit} aria-label={t('media.upload.title')} disabled={sending}>
+          <FormItem control={form.control} name="file" label={t('media.upload.file')} required>
+            {({ id, onChange }) => (
+              <FilePicker
+                id={id}
+                file={file}
+                chooseLabel={t('media.upload.choose')}
+                onChange={(chosen) => {
+                  onChange(chosen);
+                  upload.reset();
+                }}
+              />
+            )}
+          </FormItem>
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <FormItem control={form.control} name="bind_type" label={t('media.upload.attachTo')}>
+                {(field) => <Select {...field} options={BIND_TYPES.map((type) => ({ value: type, label: t(`media.bindType.${type}`) }))} />}
+              </FormItem>
+            </Col>
+            {needsId && (
+              <Col xs={24} md={12}>
+                <FormItem control={form.control} name="bind_id" label={t(bindType === 'product' ? 'media.upload.productId' : 'media.upload.courseId')} required>
+                  {(field) => <Input {...field} inputMode="numeric" />}
+                </FormItem>
+              </Col>
+            )}
+          </Row>
+          {file && (
+            <Typography.Paragraph type="secondary">
+              {t('media.upload.chosen', { name: file.name, size: format.bytes(file.size) })}
+              {file.size > DIRECT_UPLOAD_LIMIT && ` ${t('media.upload.inParts')}`}
+            </Typography.Paragraph>
           )}
-        </div>
-        {upload.state === 'sending' && <ProgressBar sent={upload.sent} total={upload.total} />}
-        {upload.state === 'failed' && (
-          <div className="form-span">
-            <ErrorNotice error={upload.error} />
-            {file && file.size > DIRECT_UPLOAD_LIMIT && <p className="muted small">Upload the same file again to carry on: the parts already sent are kept for a while.</p>}
+          <Space>
+            <Button type="primary" htmlType="submit" loading={sending}>
+              {sending ? t('media.upload.sending') : t('media.upload.submit')}
+            </Button>
+            {sending && (
+              <Button disabled={false} onClick={() => cancel.current?.abort()}>
+                {t('common.action.cancel')}
+              </Button>
+            )}
+          </Space>
+        </ZodForm>
+        {sending && (
+          <div className="section-top">
+            <Progress percent={percent} aria-label={t('media.upload.progress')} />
+            <Typography.Text type="secondary">{t('media.upload.sent', { sent: format.bytes(sent), total: format.bytes(file?.size ?? 0) })}</Typography.Text>
           </div>
         )}
-        {upload.state === 'done' && <div className="form-span notice notice-success">“{upload.media.filename}” was uploaded and is waiting for review.</div>}
-      </form>
+        {failed && (
+          <div className="section-top">
+            <ErrorNotice error={upload.error} />
+            {file && file.size > DIRECT_UPLOAD_LIMIT && <Typography.Paragraph type="secondary">{t('media.upload.resumeHint')}</Typography.Paragraph>}
+          </div>
+        )}
+        {upload.isSuccess && <Alert className="section-top" type="success" showIcon title={t('media.upload.done', { name: upload.data.filename })} />}
+      </Card>
     </>
-  );
-}
-
-function ProgressBar({ sent, total }: { sent: number; total: number }) {
-  const percent = total > 0 ? Math.floor((sent / total) * 100) : 100;
-  return (
-    <div className="form-span stack-tight">
-      <progress className="progress" max={100} value={percent} aria-label="Upload progress" />
-      <span className="muted small">
-        {percent}% · {formatBytes(sent)} of {formatBytes(total)}
-      </span>
-    </div>
   );
 }

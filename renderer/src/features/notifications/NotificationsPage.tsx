@@ -1,48 +1,59 @@
-import { useMutation, useQuery } from '../../app/query';
-import { navigate, useLocation } from '../../app/router';
+import { useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Badge, Button, Card, Flex, Radio, Space, Typography } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, ErrorNotice, QueryView } from '../../components/states';
-import { formatDateTime, humanize } from '../../components/format';
+import { EmptyState, ErrorNotice, QueryView } from '../../components/states';
+import { useListParams } from '../../components/list/useListParams';
+import { canOpen } from '../../app/screens';
+import { useUser } from '../../app/session';
+import { humanize, useFormat } from '../../i18n/format';
 import type { Notification } from '../../api/types';
-import { listNotifications, markAllRead, markRead, notificationKeys } from './api';
+import { notificationQueries } from './queries';
+import { useMarkAllRead, useMarkRead } from './mutations';
 
-/** `canOpen` says whether a notification's link is a page of this app the user may see. */
-export function NotificationsPage({ canOpen }: { canOpen(link: string): boolean }) {
-  const unreadOnly = useLocation().query.get('filter') === 'unread';
-  const list = useQuery(notificationKeys.list(unreadOnly), (signal) => listNotifications(unreadOnly, signal));
-  const readAll = useMutation(markAllRead, [notificationKeys.all]);
+export default function NotificationsPage() {
+  const { t } = useTranslation();
+  const { filters, setFilters } = useListParams({ filter: 'all' });
+  const unreadOnly = filters.filter === 'unread';
+  const list = useQuery(notificationQueries.list(unreadOnly));
+  const readAll = useMarkAllRead();
   const hasUnread = list.data?.some((n) => !n.read) ?? false;
-
   return (
     <>
       <PageHeader
-        title="Notifications"
-        subtitle="Exams, assignments and notices sent to you."
+        title={t('notifications.title')}
+        subtitle={t('notifications.subtitle')}
         actions={
-          <button type="button" className="button" disabled={!hasUnread || readAll.busy} onClick={() => readAll.run()}>
-            Mark all as read
-          </button>
+          <Button disabled={!hasUnread} loading={readAll.isPending} onClick={() => readAll.mutate()}>
+            {t('notifications.readAll')}
+          </Button>
         }
       />
-      <div className="chips" role="group" aria-label="Show">
-        <button type="button" className={`chip${unreadOnly ? '' : ' chip-active'}`} aria-pressed={!unreadOnly} onClick={() => navigate('/notifications')}>
-          All
-        </button>
-        <button type="button" className={`chip${unreadOnly ? ' chip-active' : ''}`} aria-pressed={unreadOnly} onClick={() => navigate('/notifications?filter=unread')}>
-          Unread
-        </button>
-      </div>
+      <Radio.Group
+        className="section"
+        aria-label={t('notifications.show')}
+        optionType="button"
+        value={filters.filter}
+        onChange={(event) => setFilters({ filter: event.target.value as string })}
+        options={[
+          { value: 'all', label: t('common.filter.all') },
+          { value: 'unread', label: t('notifications.unread') },
+        ]}
+      />
       {readAll.error && <ErrorNotice error={readAll.error} />}
       <QueryView query={list}>
         {(items) =>
           items.length ? (
-            <ul className="notification-list" aria-label="Notifications">
-              {items.map((n) => (
-                <NotificationItem key={n.id} notification={n} link={n.link.startsWith('/') && canOpen(n.link) ? n.link : null} />
-              ))}
-            </ul>
+            <Card size="small">
+              <ul className="notification-list" aria-label={t('notifications.title')}>
+                {items.map((n) => (
+                  <NotificationItem key={n.id} notification={n} />
+                ))}
+              </ul>
+            </Card>
           ) : (
-            <Empty>{unreadOnly ? 'You have read everything.' : 'No notifications yet.'}</Empty>
+            <EmptyState>{unreadOnly ? t('notifications.allRead') : t('notifications.empty')}</EmptyState>
           )
         }
       </QueryView>
@@ -50,40 +61,54 @@ export function NotificationsPage({ canOpen }: { canOpen(link: string): boolean 
   );
 }
 
-function NotificationItem({ notification: n, link }: { notification: Notification; link: string | null }) {
-  const read = useMutation(() => markRead(n.id), [notificationKeys.all]);
+const KNOWN_TYPES = ['exam_published', 'admin_notice', 'assignment', 'directed'] as const;
+const isKnownType = (type: string): type is (typeof KNOWN_TYPES)[number] => (KNOWN_TYPES as readonly string[]).includes(type);
+
+function NotificationItem({ notification: n }: { notification: Notification }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigate = useNavigate();
+  const { role } = useUser();
+  const read = useMarkRead();
+  const typeLabel = (type: string) => (isKnownType(type) ? t(`notifications.types.${type}`) : humanize(type));
+  const link = n.link.startsWith('/') && canOpen(n.link, role) ? n.link : null;
   return (
-    <li className={`notification${n.read ? '' : ' notification-unread'}`} aria-label={n.title}>
-      <span className="notification-dot" aria-label={n.read ? 'Read' : 'Unread'} />
-      <div className="notification-body">
-        <div className="notification-head">
-          <strong>{n.title}</strong>
-          <span className="muted">
-            {humanize(n.type)} · {formatDateTime(n.created_at)}
-          </span>
-        </div>
-        {n.content && <p>{n.content}</p>}
-        {read.error && <ErrorNotice error={read.error} />}
-      </div>
-      <div className="notification-actions">
-        {link && (
-          <button
-            type="button"
-            className="button button-small button-ghost"
-            onClick={async () => {
-              if (!n.read) await read.run();
-              navigate(link);
-            }}
-          >
-            Open
-          </button>
-        )}
-        {!n.read && (
-          <button type="button" className="button button-small" disabled={read.busy} onClick={() => read.run()}>
-            Mark as read
-          </button>
-        )}
-      </div>
+    <li aria-label={n.title} className={n.read ? 'notification' : 'notification notification-unread'}>
+      <Flex gap="middle" align="flex-start" justify="space-between" className="notification-row">
+        <Flex gap="small" align="flex-start">
+          <Badge status={n.read ? 'default' : 'processing'} />
+          <span className="visually-hidden">{t(n.read ? 'notifications.read' : 'notifications.unread')}</span>
+          <div>
+            <Typography.Text strong>{n.title}</Typography.Text>
+            <div>
+              <Typography.Text type="secondary">
+                {typeLabel(n.type)} · {format.dateTime(n.created_at)}
+              </Typography.Text>
+            </div>
+            {n.content && <Typography.Paragraph className="notification-content">{n.content}</Typography.Paragraph>}
+            {read.error && <ErrorNotice error={read.error} />}
+          </div>
+        </Flex>
+        <Space>
+          {link && (
+            <Button
+              size="small"
+              type="text"
+              onClick={async () => {
+                if (!n.read) await read.mutateAsync(n.id).catch(() => undefined);
+                navigate(link);
+              }}
+            >
+              {t('common.action.open')}
+            </Button>
+          )}
+          {!n.read && (
+            <Button size="small" loading={read.isPending} onClick={() => read.mutate(n.id)}>
+              {t('notifications.markRead')}
+            </Button>
+          )}
+        </Space>
+      </Flex>
     </li>
   );
 }

@@ -1,52 +1,62 @@
-import { useQuery } from '../../app/query';
-import { Link } from '../../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Col, Descriptions, Row, Typography } from 'antd';
+import { MessageOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { Facts } from '../../components/Facts';
-import { Pill } from '../../components/Pill';
+import { StatusTag } from '../../components/StatusTag';
+import { NotFound } from '../../components/NotFound';
 import { QueryView } from '../../components/states';
 import { RichText } from '../../components/RichText';
-import { humanize } from '../../components/format';
+import { useIdParam } from '../../components/useIdParam';
+import { humanize, useFormat } from '../../i18n/format';
 import type { Product } from '../../api/types';
-import { getProduct, productKeys } from './api';
+import { productQueries } from './queries';
 
-export function ProductDetailPage({ id }: { id: number }) {
-  const product = useQuery(productKeys.detail(id), (signal) => getProduct(id, signal));
+export default function ProductDetailPage() {
+  const id = useIdParam();
+  const product = useQuery({ ...productQueries.detail(id ?? 0), enabled: id !== null });
+  if (id === null) return <NotFound />;
   return <QueryView query={product}>{(p) => <ProductDetail product={p} />}</QueryView>;
 }
 
 function ProductDetail({ product }: { product: Product }) {
-  const facts: [string, string][] = [
-    ['Category', humanize(product.category) || '—'],
-    ['Code', product.code ?? '—'],
-    ['Risk level', product.risk_level || '—'],
-    ['Commission rate', product.commission_rate === null ? '—' : `${product.commission_rate}%`],
-    ...Object.entries(product.attributes).map(([k, v]): [string, string] => [humanize(k), v]),
+  const { t } = useTranslation();
+  const format = useFormat();
+  const none = t('common.state.none');
+  const facts = [
+    { key: 'category', label: t('products.facts.category'), children: humanize(product.category) || none },
+    { key: 'code', label: t('products.facts.code'), children: product.code ?? none },
+    { key: 'risk', label: t('products.facts.risk'), children: product.risk_level || none },
+    { key: 'commission', label: t('products.facts.commission'), children: product.commission_rate === null ? none : format.percent(product.commission_rate) },
+    ...Object.entries(product.attributes).map(([k, v]) => ({ key: `attr-${k}`, label: humanize(k), children: v })),
   ];
   return (
     <>
       <PageHeader
-        back={<Link to="/products">← All products</Link>}
+        back={{ to: '/products', label: t('products.back') }}
         title={product.name}
         subtitle={product.summary}
         actions={
           <>
-            {product.status !== 'active' && <Pill tone="warning">Inactive</Pill>}
-            <Link to={`/coach?product=${product.id}`} className="button">
-              Practise with the AI coach
-            </Link>
+            {product.status !== 'active' && <StatusTag tone="warning">{t('products.inactive')}</StatusTag>}
+            <Button icon={<MessageOutlined aria-hidden />} href={`#/coach?product=${product.id}`}>
+              {t('products.practise')}
+            </Button>
           </>
         }
       />
-      <div className="detail-layout">
-        <section className="panel">
-          <h2 className="panel-title">About this product</h2>
-          {product.description ? <RichText content={product.description} /> : <p className="muted">No description yet.</p>}
-        </section>
-        <aside className="panel">
-          <h2 className="panel-title">Key facts</h2>
-          <Facts facts={facts} />
-        </aside>
-      </div>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={15}>
+          <Card title={<h2 className="card-heading">{t('products.about')}</h2>}>
+            {product.description ? <RichText content={product.description} /> : <Typography.Text type="secondary">{t('products.noDescription')}</Typography.Text>}
+          </Card>
+        </Col>
+        <Col xs={24} xl={9}>
+          <Card title={<h2 className="card-heading">{t('products.keyFacts')}</h2>}>
+            <Descriptions column={1} size="small" items={facts} />
+          </Card>
+        </Col>
+      </Row>
     </>
   );
 }

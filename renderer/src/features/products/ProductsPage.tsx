@@ -1,38 +1,35 @@
-import { Link } from '../../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
-import { CategoryFilter, useCategoryList } from '../../components/CategoryFilter';
-import { Empty, QueryView } from '../../components/states';
-import { humanize } from '../../components/format';
-import type { Product } from '../../api/types';
-import { listProducts, productKeys } from './api';
+import { CatalogFilter } from '../../components/CatalogFilter';
+import { CatalogGrid } from '../../components/CatalogGrid';
+import { useListParams } from '../../components/list/useListParams';
+import { humanize } from '../../i18n/format';
+import { productQueries } from './queries';
 
-export function ProductsPage() {
-  const { category, categories, list, select } = useCategoryList('/products', productKeys.list, listProducts);
-
+export default function ProductsPage() {
+  const { t } = useTranslation();
+  const { page, filters, setPage, setFilters } = useListParams({ category: '', q: '' });
+  const categories = useQuery(productQueries.categories());
+  const list = useQuery(productQueries.list({ ...filters, page }));
   return (
     <>
-      <PageHeader title="Products" subtitle="What we sell, with the facts you need in front of a customer." />
-      <CategoryFilter label="Filter by category" categories={categories} value={category} onChange={select} />
-      <QueryView query={list}>
-        {(products) => (products.length ? <ProductGrid products={products} /> : <Empty>No products in this category yet.</Empty>)}
-      </QueryView>
+      <PageHeader title={t('products.title')} subtitle={t('products.subtitle')} />
+      <CatalogFilter categories={categories.data ?? []} category={filters.category} q={filters.q} onChange={setFilters} />
+      <CatalogGrid
+        label={t('products.title')}
+        query={list}
+        onPage={setPage}
+        empty={filters.category || filters.q ? t('products.noMatch') : t('products.empty')}
+        card={(product) => ({
+          key: product.id,
+          to: `/products/${product.id}`,
+          eyebrow: humanize(product.category) || t('common.filter.uncategorised'),
+          title: product.name,
+          meta: product.code && t('products.code', { code: product.code }),
+          text: product.summary || t('products.noSummary'),
+        })}
+      />
     </>
-  );
-}
-
-function ProductGrid({ products }: { products: Product[] }) {
-  return (
-    <ul className="card-grid" aria-label="Products">
-      {products.map((product) => (
-        <li key={product.id}>
-          <Link to={`/products/${product.id}`} className="card card-link">
-            <div className="card-eyebrow">{humanize(product.category) || 'Uncategorised'}</div>
-            <h2 className="card-title">{product.name}</h2>
-            {product.code && <div className="card-meta">Code {product.code}</div>}
-            <p className="card-text">{product.summary || 'No summary yet.'}</p>
-          </Link>
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -1,63 +1,38 @@
-import { useState, type FormEvent } from 'react';
-import { useQuery } from '../../app/query';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Form, Input, Radio } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, QueryView } from '../../components/states';
-import { Pager } from '../review/Pager';
-import { listAllRecords, recordKeys } from './api';
+import { useListParams } from '../../components/list/useListParams';
+import { recordQueries } from './queries';
 import { RecordsTable } from './RecordsTable';
 
 /** Everyone's formal exam records, searchable by person or exam and filterable by result (admin). */
-export function AdminRecordsPage() {
-  const [page, setPage] = useState(1);
-  const [draft, setDraft] = useState('');
-  const [keyword, setKeyword] = useState('');
-  const [passed, setPassed] = useState('');
-  const records = useQuery(recordKeys.everyone(page, keyword, passed), (signal) => listAllRecords(page, keyword, passed, signal));
-
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    setKeyword(draft.trim());
-    setPage(1);
-  };
-
+export default function AdminRecordsPage() {
+  const { t } = useTranslation();
+  const { page, filters, setPage, setFilters } = useListParams({ keyword: '', passed: '' });
+  const records = useQuery(recordQueries.everyone({ page, ...filters }));
   return (
     <>
-      <PageHeader title="Exam records" subtitle="Every formal exam submitted by anyone. Open a record to see each answer." />
-      <form className="toolbar" role="search" aria-label="Find exam records" onSubmit={search}>
-        <label className="inline-field">
-          <span>Person or exam</span>
-          <input type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        </label>
-        <label className="inline-field">
-          <span>Result</span>
-          <select
-            value={passed}
-            onChange={(e) => {
-              setPassed(e.target.value);
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            <option value="true">Passed</option>
-            <option value="false">Not passed</option>
-          </select>
-        </label>
-        <button type="submit" className="button">
-          Search
-        </button>
-      </form>
-      <QueryView query={records}>
-        {(data) =>
-          data.items.length ? (
-            <>
-              <RecordsTable records={data.items} showPerson />
-              <Pager page={data} onPage={setPage} />
-            </>
-          ) : (
-            <Empty>{keyword || passed ? 'No record matches.' : 'Nobody has submitted a formal exam yet.'}</Empty>
-          )
-        }
-      </QueryView>
+      <PageHeader title={t('records.everyone.title')} subtitle={t('records.everyone.subtitle')} />
+      <Form layout="inline" role="search" aria-label={t('records.everyone.search')} className="toolbar">
+        <Form.Item label={t('records.everyone.keyword')} htmlFor="records-keyword">
+          <Input.Search id="records-keyword" allowClear defaultValue={filters.keyword} enterButton={t('common.action.search')} onSearch={(keyword) => setFilters({ keyword: keyword.trim() })} />
+        </Form.Item>
+        <Form.Item label={t('records.everyone.result')}>
+          <Radio.Group
+            aria-label={t('records.everyone.result')}
+            optionType="button"
+            value={filters.passed}
+            onChange={(event) => setFilters({ passed: event.target.value as string })}
+            options={[
+              { value: '', label: t('common.filter.all') },
+              { value: 'true', label: t('exams.result.passed') },
+              { value: 'false', label: t('exams.result.failed') },
+            ]}
+          />
+        </Form.Item>
+      </Form>
+      <RecordsTable query={records} onPage={setPage} showPerson empty={filters.keyword || filters.passed ? t('records.everyone.noMatch') : t('records.everyone.empty')} />
     </>
   );
 }

@@ -1,53 +1,45 @@
 import { useState } from 'react';
-import { invalidate, useMutation, useQuery } from '../../app/query';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Flex, Space, Typography } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Pill } from '../../components/Pill';
-import { Empty, ErrorNotice, QueryView } from '../../components/states';
-import { formatDateTime, humanize, plural } from '../../components/format';
+import { StatusTag } from '../../components/StatusTag';
+import { EmptyState, ErrorNotice, QueryView } from '../../components/states';
+import { SimplePager } from '../../components/list/SimplePager';
+import { useListParams } from '../../components/list/useListParams';
+import { humanize, useFormat } from '../../i18n/format';
 import type { MistakeEntry, StartedExam, SubmitResult } from '../../api/types';
 import { ExamSession } from '../exams/ExamSession';
 import { ExamResult } from '../exams/ExamResult';
-import { Pager } from '../review/Pager';
-import { deleteMistake, listMistakes, recordKeys, startRetry } from './api';
-import { describeAnswer } from './answers';
+import { describeAnswer } from '../exams/standing';
+import { recordQueries } from './queries';
+import { useDeleteMistake, useStartRetry } from './mutations';
 
 type Stage = { kind: 'book' } | { kind: 'retrying'; exam: StartedExam } | { kind: 'result'; exam: StartedExam; result: SubmitResult };
 
 /** The mistake book; a retry runs in the same session screen as an exam and marks right answers mastered. */
-export function MistakesPage() {
+export default function MistakesPage() {
   const [stage, setStage] = useState<Stage>({ kind: 'book' });
-  if (stage.kind === 'retrying') {
-    return (
-      <ExamSession
-        exam={stage.exam}
-        onSubmitted={(result) => {
-          invalidate(recordKeys.all);
-          setStage({ kind: 'result', exam: stage.exam, result });
-        }}
-      />
-    );
-  }
+  if (stage.kind === 'retrying') return <ExamSession exam={stage.exam} onSubmitted={(result) => setStage({ kind: 'result', exam: stage.exam, result })} />;
   if (stage.kind === 'result') return <ExamResult exam={stage.exam} result={stage.result} onAgain={() => setStage({ kind: 'book' })} />;
   return <MistakeBook onRetry={(exam) => setStage({ kind: 'retrying', exam })} />;
 }
 
 function MistakeBook({ onRetry }: { onRetry(exam: StartedExam): void }) {
-  const [page, setPage] = useState(1);
-  const mistakes = useQuery(recordKeys.mistakes(page), (signal) => listMistakes(page, signal));
-  const retry = useMutation(startRetry);
-  const begin = async (questionIds?: number[]) => {
-    const exam = await retry.run(questionIds);
-    if (exam) onRetry(exam);
-  };
+  const { t } = useTranslation();
+  const { page, setPage } = useListParams({});
+  const mistakes = useQuery(recordQueries.mistakes(page));
+  const retry = useStartRetry();
+  const begin = (questionIds?: number[]) => retry.mutate(questionIds, { onSuccess: onRetry });
   return (
     <>
       <PageHeader
-        title="Mistake book"
-        subtitle="Questions you answered wrong. Retry them: a right answer marks the question mastered."
+        title={t('records.mistakes.title')}
+        subtitle={t('records.mistakes.subtitle')}
         actions={
-          <button type="button" className="button button-primary" disabled={retry.busy} onClick={() => begin()}>
-            {retry.busy ? 'Starting…' : 'Retry my mistakes'}
-          </button>
+          <Button type="primary" loading={retry.isPending} onClick={() => begin()}>
+            {t('records.mistakes.retryAll')}
+          </Button>
         }
       />
       {retry.error && <ErrorNotice error={retry.error} />}
@@ -55,15 +47,15 @@ function MistakeBook({ onRetry }: { onRetry(exam: StartedExam): void }) {
         {(data) =>
           data.items.length ? (
             <>
-              <ol className="question-list" aria-label="Mistakes">
+              <ol className="question-list" aria-label={t('records.mistakes.title')}>
                 {data.items.map((entry) => (
-                  <MistakeItem key={entry.id} entry={entry} busy={retry.busy} onRetry={() => begin([entry.question_id])} />
+                  <MistakeItem key={entry.id} entry={entry} busy={retry.isPending} onRetry={() => begin([entry.question_id])} />
                 ))}
               </ol>
-              <Pager page={data} onPage={setPage} />
+              <SimplePager page={data.page} hasNext={data.hasNext} onPage={setPage} />
             </>
           ) : (
-            <Empty>No mistakes recorded. Questions you get wrong in exams, self-tests and retries appear here.</Empty>
+            <EmptyState>{t('records.mistakes.empty')}</EmptyState>
           )
         }
       </QueryView>
@@ -72,34 +64,38 @@ function MistakeBook({ onRetry }: { onRetry(exam: StartedExam): void }) {
 }
 
 function MistakeItem({ entry, busy, onRetry }: { entry: MistakeEntry; busy: boolean; onRetry(): void }) {
-  const remove = useMutation(() => deleteMistake(entry.id), [recordKeys.all]);
+  const { t } = useTranslation();
+  const format = useFormat();
+  const remove = useDeleteMistake();
   const retryable = !entry.mastered && entry.question_status === 'active';
   return (
-    <li className="panel question" aria-label={entry.stem}>
-      <div className="question-review-head">
-        <span>{entry.stem}</span>
-        {entry.mastered ? <Pill tone="success">Mastered</Pill> : <Pill tone="warning">Missed {plural(entry.wrong_count, 'time')}</Pill>}
-      </div>
-      <div className="small">Your last wrong answer: {describeAnswer(entry.type, entry.options, entry.last_wrong_answer)}</div>
-      <div className="small">Correct answer: {describeAnswer(entry.type, entry.options, entry.correct_answer)}</div>
-      {entry.explanation && <div className="small muted">{entry.explanation}</div>}
-      <div className="mistake-foot">
-        <span className="muted small">
-          {humanize(entry.domain)} · last missed {formatDateTime(entry.last_wrong_at)}
-          {entry.question_status === 'disabled' && ' · question withdrawn'}
-        </span>
-        <span className="review-buttons">
-          {retryable && (
-            <button type="button" className="button button-small" disabled={busy} onClick={onRetry}>
-              Retry this one
-            </button>
-          )}
-          <button type="button" className="button button-small button-ghost" disabled={remove.busy} onClick={() => remove.run()} aria-label={`Remove “${entry.stem}” from the mistake book`}>
-            Remove
-          </button>
-        </span>
-      </div>
-      {remove.error && <ErrorNotice error={remove.error} />}
+    <li aria-label={entry.stem}>
+      <Card size="small" className="question">
+        <Flex justify="space-between" gap="middle">
+          <span>{entry.stem}</span>
+          {entry.mastered ? <StatusTag tone="success">{t('records.mistakes.mastered')}</StatusTag> : <StatusTag tone="warning">{t('records.mistakes.missed', { count: entry.wrong_count })}</StatusTag>}
+        </Flex>
+        <div>{t('records.mistakes.lastWrong', { answer: describeAnswer(entry.type, entry.options, entry.last_wrong_answer, t) })}</div>
+        <div>{t('exams.answer.right', { answer: describeAnswer(entry.type, entry.options, entry.correct_answer, t) })}</div>
+        {entry.explanation && <Typography.Text type="secondary">{entry.explanation}</Typography.Text>}
+        <Flex justify="space-between" align="center" gap="middle" className="mistake-foot" wrap>
+          <Typography.Text type="secondary">
+            {t('records.mistakes.meta', { domain: humanize(entry.domain), date: format.dateTime(entry.last_wrong_at) })}
+            {entry.question_status === 'disabled' && ` · ${t('records.mistakes.withdrawn')}`}
+          </Typography.Text>
+          <Space>
+            {retryable && (
+              <Button size="small" disabled={busy} onClick={onRetry}>
+                {t('records.mistakes.retryOne')}
+              </Button>
+            )}
+            <Button size="small" type="text" loading={remove.isPending} onClick={() => remove.mutate(entry.id)} aria-label={t('records.mistakes.removeNamed', { stem: entry.stem })}>
+              {t('common.action.remove')}
+            </Button>
+          </Space>
+        </Flex>
+        {remove.error && <ErrorNotice error={remove.error} />}
+      </Card>
     </li>
   );
 }

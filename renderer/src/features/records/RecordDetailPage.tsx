@@ -1,50 +1,58 @@
-import { useQuery } from '../../app/query';
-import { Link } from '../../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Card, Descriptions, Flex, Typography } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
-import { Pill } from '../../components/Pill';
-import { Facts } from '../../components/Facts';
+import { StatusTag } from '../../components/StatusTag';
+import { NotFound } from '../../components/NotFound';
 import { QueryView } from '../../components/states';
-import { formatClock, formatDateTime } from '../../components/format';
+import { useIdParam } from '../../components/useIdParam';
+import { formatClock, useFormat } from '../../i18n/format';
 import type { ExamRecordDetail } from '../../api/types';
-import { getRecord, recordKeys } from './api';
-import { describeAnswer } from './answers';
+import { describeAnswer } from '../exams/standing';
+import { recordQueries } from './queries';
 
-export function RecordDetailPage({ id }: { id: number }) {
-  const record = useQuery(recordKeys.detail(id), (signal) => getRecord(id, signal));
+export default function RecordDetailPage() {
+  const id = useIdParam();
+  const record = useQuery({ ...recordQueries.detail(id ?? 0), enabled: id !== null });
+  if (id === null) return <NotFound />;
   return <QueryView query={record}>{(data) => <RecordDetail record={data} />}</QueryView>;
 }
 
 function RecordDetail({ record }: { record: ExamRecordDetail }) {
-  const facts: [string, string][] = [
-    ['Score', `${record.score} of ${record.total_score} (pass mark ${record.pass_score})`],
-    ['Correct', `${record.correct_count} of ${record.question_count}`],
-    ['Time spent', formatClock(record.time_spent_sec)],
-    ['Submitted', formatDateTime(record.submitted_at) + (record.late ? ' (late: graded as at the deadline)' : '')],
+  const { t } = useTranslation();
+  const format = useFormat();
+  const facts = [
+    { key: 'score', label: t('records.detail.score'), children: t('records.detail.scoreValue', { score: record.score, total: record.total_score, pass: record.pass_score }) },
+    { key: 'correct', label: t('records.detail.correct'), children: t('records.correctOf', { correct: record.correct_count, count: record.question_count }) },
+    { key: 'time', label: t('records.detail.time'), children: formatClock(record.time_spent_sec) },
+    { key: 'submitted', label: t('records.detail.submitted'), children: format.dateTime(record.submitted_at) + (record.late ? ` ${t('records.detail.late')}` : '') },
   ];
   return (
     <>
       <PageHeader
-        back={<Link to="/records">← My records</Link>}
+        back={{ to: '/records', label: t('records.back') }}
         title={record.exam_name}
-        subtitle={record.certificate_id !== null ? 'A certificate was issued for this attempt.' : undefined}
-        actions={<Pill tone={record.passed ? 'success' : 'danger'}>{record.passed ? 'Passed' : 'Not passed'}</Pill>}
+        subtitle={record.certificate_id !== null ? t('records.detail.certificate') : undefined}
+        actions={<StatusTag tone={record.passed ? 'success' : 'danger'}>{t(record.passed ? 'exams.result.passed' : 'exams.result.failed')}</StatusTag>}
       />
-      <section className="panel">
-        <Facts facts={facts} />
-      </section>
-      <h2 className="section-title">Answers</h2>
-      <ol className="question-list" aria-label="Answers">
+      <Card className="section">
+        <Descriptions column={{ xs: 1, lg: 2 }} size="small" items={facts} />
+      </Card>
+      <h2 className="section-title">{t('exams.result.answers')}</h2>
+      <ol className="question-list" aria-label={t('exams.result.answers')}>
         {record.detail.map((d) => (
-          <li key={d.question_id} className={`panel question ${d.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
-            <div className="question-review-head">
-              <span>
-                <span className="question-number">{d.order}.</span> {d.stem}
-              </span>
-              <Pill tone={d.is_correct ? 'success' : 'danger'}>{d.is_correct ? 'Correct' : 'Wrong'}</Pill>
-            </div>
-            <div className="small">Your answer: {describeAnswer(d.type, d.options, d.user_answer)}</div>
-            {!d.is_correct && <div className="small">Correct answer: {describeAnswer(d.type, d.options, d.correct_answer)}</div>}
-            {d.explanation && <div className="small muted">{d.explanation}</div>}
+          <li key={d.question_id}>
+            <Card size="small" className={`question ${d.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
+              <Flex justify="space-between" gap="middle">
+                <span>
+                  <span className="question-number">{d.order}.</span> {d.stem}
+                </span>
+                <StatusTag tone={d.is_correct ? 'success' : 'danger'}>{t(d.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
+              </Flex>
+              <div>{t('exams.answer.yours', { answer: describeAnswer(d.type, d.options, d.user_answer, t) })}</div>
+              {!d.is_correct && <div>{t('exams.answer.right', { answer: describeAnswer(d.type, d.options, d.correct_answer, t) })}</div>}
+              {d.explanation && <Typography.Text type="secondary">{d.explanation}</Typography.Text>}
+            </Card>
           </li>
         ))}
       </ol>

@@ -1,86 +1,75 @@
-import { useState } from 'react';
-import { useMutation, useQuery } from '../../app/query';
-import { Link } from '../../app/router';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Flex, Typography } from 'antd';
+import { SimpleList } from '../../components/SimpleList';
+import { DownloadOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, ErrorNotice, QueryView } from '../../components/states';
-import { formatDateTime } from '../../components/format';
-import { useSession } from '../../app/session';
-import { RecordsTable } from './RecordsTable';
+import { ErrorNotice, QueryView } from '../../components/states';
+import { useListParams } from '../../components/list/useListParams';
+import { useUser } from '../../app/session';
+import { useFormat } from '../../i18n/format';
 import type { Certificate } from '../../api/types';
-import { Pager } from '../review/Pager';
-import { downloadCertificate, listCertificates, listRecords, recordKeys } from './api';
+import { recordQueries } from './queries';
+import { useDownloadCertificate } from './mutations';
+import { RecordsTable } from './RecordsTable';
 
 /** The caller's formal exam records and certificates. */
-export function RecordsPage() {
+export default function RecordsPage() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const { page, setPage } = useListParams({});
+  const records = useQuery(recordQueries.mine(user.id, page));
   return (
     <>
-      <PageHeader title="My records" subtitle="Every formal exam you submitted, and the certificates you earned." />
+      <PageHeader title={t('records.title')} subtitle={t('records.subtitle')} />
       <Certificates />
-      <h2 className="section-title">Exam records</h2>
-      <Records />
+      <h2 className="section-title">{t('records.examRecords')}</h2>
+      <RecordsTable
+        query={records}
+        onPage={setPage}
+        empty={
+          <>
+            {t('records.empty')} <Link to="/exams">{t('records.takeExam')}</Link>
+          </>
+        }
+      />
     </>
   );
 }
 
-function Records() {
-  const [page, setPage] = useState(1);
-  const { user } = useSession();
-  // An admin's /exam/record lists everyone's: "My records" asks for the caller's own.
-  const records = useQuery(recordKeys.list(page), (signal) => listRecords(page, user!.id, signal));
-  return (
-    <QueryView query={records}>
-      {(data) =>
-        data.items.length ? (
-          <>
-            <RecordsTable records={data.items} />
-            <Pager page={data} onPage={setPage} />
-          </>
-        ) : (
-          <Empty>
-            No exam records yet. <Link to="/exams">Take an exam</Link>
-          </Empty>
-        )
-      }
-    </QueryView>
-  );
-}
-
 function Certificates() {
-  const certificates = useQuery(recordKeys.certificates, listCertificates);
+  const { t } = useTranslation();
+  const certificates = useQuery(recordQueries.certificates());
   return (
-    <section className="panel" aria-label="Certificates">
-      <h2 className="panel-title">Certificates</h2>
-      <QueryView query={certificates}>
-        {(list) =>
-          list.length ? (
-            <ul className="certificate-list">
-              {list.map((certificate) => (
-                <CertificateItem key={certificate.id} certificate={certificate} />
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">Pass a formal exam to earn a certificate.</p>
-          )
-        }
-      </QueryView>
+    <section aria-label={t('records.certificates')} className="section">
+      <Card title={<h2 className="card-heading">{t('records.certificates')}</h2>}>
+        <QueryView query={certificates}>
+          {(list) => (list.length ? <SimpleList items={list} rowKey={(c) => c.id} render={(c) => <CertificateItem certificate={c} />} /> : <Typography.Text type="secondary">{t('records.noCertificates')}</Typography.Text>)}
+        </QueryView>
+      </Card>
     </section>
   );
 }
 
 function CertificateItem({ certificate }: { certificate: Certificate }) {
-  const download = useMutation(downloadCertificate);
+  const { t } = useTranslation();
+  const format = useFormat();
+  const download = useDownloadCertificate();
   return (
-    <li className="certificate">
+    <Flex className="list-row" justify="space-between" align="center" gap="middle">
       <div>
         <strong>{certificate.exam_name}</strong>
-        <div className="muted small">
-          {certificate.certificate_no} · score {certificate.score} of {certificate.total_score} · issued {formatDateTime(certificate.issued_at)}
+        <div>
+          <Typography.Text type="secondary">
+            {t('records.certificateLine', { number: certificate.certificate_no, score: certificate.score, total: certificate.total_score, date: format.dateTime(certificate.issued_at) })}
+          </Typography.Text>
         </div>
         {download.error && <ErrorNotice error={download.error} />}
       </div>
-      <button type="button" className="button button-small" disabled={download.busy} onClick={() => download.run(certificate)} aria-label={`Download certificate ${certificate.certificate_no}`}>
-        {download.busy ? 'Downloading…' : 'Download PDF'}
-      </button>
-    </li>
+      <Button size="small" icon={<DownloadOutlined aria-hidden />} loading={download.isPending} onClick={() => download.mutate(certificate)} aria-label={t('records.downloadNamed', { number: certificate.certificate_no })}>
+        {t('records.download')}
+      </Button>
+    </Flex>
   );
 }

@@ -1,17 +1,17 @@
-export type ReviewStatus = 'pending' | 'approved' | 'rejected' | 'all';
-
-const labels: Record<ReviewStatus, string> = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected', all: 'All' };
+import { useTranslation } from 'react-i18next';
+import { Radio } from 'antd';
+import { REVIEW_STATUSES, reviewLabel, type ReviewStatus } from './status';
 
 export function StatusFilter({ value, onChange }: { value: ReviewStatus; onChange(status: ReviewStatus): void }) {
+  const { t } = useTranslation();
   return (
-    <div className="chips" role="group" aria-label="Status">
-      {(Object.keys(labels) as ReviewStatus[]).map((status) => (
-        <button key={status} type="button" className={`chip${status === value ? ' chip-active' : ''}`} aria-pressed={status === value} onClick={() => onChange(status)}>
-          {labels[status]}
-        </button>
-      ))}
-    </div>
+    <Radio.Group
+      className="section"
+      aria-label={t('media.review.statusFilter')}
+      optionType="button"
+      value={value}
+      onChange={(event) => onChange(event.target.value as ReviewStatus)}
+      options={REVIEW_STATUSES.map((status) => ({ value: status, label: t(reviewLabel[status]) }))}
+    />
   );
 }
-
-export const reviewTone = { pending: 'warning', approved: 'success', rejected: 'danger' } as const;

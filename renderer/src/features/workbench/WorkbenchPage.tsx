@@ -1,11 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { isAbort, modelFailureMessage } from '../../api/client';
-import { invalidate, useQuery } from '../../app/query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Col, Flex, Input, Row, Select, Typography } from 'antd';
+import { SimpleList } from '../../components/SimpleList';
+import { PlusOutlined } from '@ant-design/icons';
+import { isAbort } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, ErrorNotice, QueryView } from '../../components/states';
-import { formatDateTime } from '../../components/format';
+import { EmptyState, QueryView } from '../../components/states';
+import { describeError } from '../../i18n/errors';
+import { useFormat } from '../../i18n/format';
 import type { TaskRun } from '../../api/types';
-import { listMyTasks, listRuns, listSpecialists, sendWorkerMessage, workbenchKeys } from './api';
+import { sendWorkerMessage, workbenchKeys, workbenchQueries } from './queries';
 
 /** A reply being streamed into the selected task. */
 interface Streaming {
@@ -14,12 +19,13 @@ interface Streaming {
   error?: string;
 }
 
-const describeFailure = (err: unknown) => modelFailureMessage(err, 'The digital worker could not answer.');
-
 /** The digital worker: your tasks on the left, the selected task's exchanges on the right, and a message box. */
-export function WorkbenchPage() {
-  const tasks = useQuery(workbenchKeys.tasks, listMyTasks);
-  const specialists = useQuery(workbenchKeys.specialists, listSpecialists);
+export default function WorkbenchPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const queryClient = useQueryClient();
+  const tasks = useQuery(workbenchQueries.tasks());
+  const specialists = useQuery(workbenchQueries.specialists());
   const [taskId, setTaskId] = useState<number | null>(null);
   const [specialist, setSpecialist] = useState('');
   const [draft, setDraft] = useState('');
@@ -38,95 +44,101 @@ export function WorkbenchPage() {
         (ev) => {
           if (ev.type === 'task') answeredIn = ev.task_id;
           else if (ev.type === 'text') setStreaming((s) => s && { ...s, reply: s.reply + ev.content });
-          else if (ev.type === 'error') setStreaming((s) => s && { ...s, error: ev.message });
+          else if (ev.type === 'error') setStreaming((s) => s && { ...s, error: t('errors.stream_failed', { detail: ev.message }) });
         },
         new AbortController().signal,
       );
       setStreaming(null);
     } catch (err) {
-      setStreaming((s) => s && (isAbort(err) ? null : { ...s, error: describeFailure(err) }));
+      setStreaming((s) => s && (isAbort(err) ? null : { ...s, error: describeError(err, t).message }));
     } finally {
       if (answeredIn) {
         setTaskId(answeredIn);
-        invalidate(workbenchKeys.runs(answeredIn));
+        await queryClient.invalidateQueries({ queryKey: workbenchKeys.runs(answeredIn) });
       }
-      invalidate(workbenchKeys.tasks);
+      await queryClient.invalidateQueries({ queryKey: workbenchKeys.tasks() });
     }
   };
 
   return (
     <>
-      <PageHeader title="Digital worker" subtitle="Hand work to a specialist: each task keeps its conversation, and you can come back to it." />
-      <div className="workbench">
-        <section className="panel" aria-label="My tasks">
-          <button type="button" className="button button-small" onClick={() => setTaskId(null)} aria-pressed={taskId === null}>
-            + New task
-          </button>
-          <QueryView query={tasks}>
-            {(list) =>
-              list.length ? (
-                <ul className="task-list">
-                  {list.map((task) => (
-                    <li key={task.id}>
-                      <button type="button" className={`task-item${task.id === taskId ? ' task-item-active' : ''}`} onClick={() => setTaskId(task.id)}>
-                        <strong>{task.title}</strong>
-                        <span className="muted small">
-                          {task.specialist_key} · {formatDateTime(task.updated_at)}
-                        </span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="muted small">No tasks yet: your first message starts one.</p>
-              )
-            }
-          </QueryView>
-        </section>
-        <section className="panel" aria-label="Conversation">
-          {taskId ? <Runs taskId={taskId} /> : <NewTaskIntro />}
-          {streaming && (
-            <div className="run">
-              <div className="bubble bubble-user">{streaming.message}</div>
-              <div className="bubble bubble-assistant">{streaming.reply || <span className="typing" aria-label="The worker is typing" />}</div>
-              {streaming.error && <div className="bubble-error">{streaming.error}</div>}
-            </div>
-          )}
-          <form className="composer" aria-label="Message to the digital worker" onSubmit={send}>
-            {taskId === null && (
-              <label className="inline-field">
-                <span>Specialist</span>
-                <select value={specialist} onChange={(e) => setSpecialist(e.target.value)}>
-                  <option value="">General assistant</option>
-                  {specialists.data?.map((s) => (
-                    <option key={s.key} value={s.key}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            <textarea aria-label="Message" rows={2} value={draft} placeholder={taskId ? 'Continue this task…' : 'Describe the work…'} onChange={(e) => setDraft(e.target.value)} />
-            <button type="submit" className="button button-primary" disabled={!draft.trim() || !!streaming}>
-              Send
-            </button>
-          </form>
-        </section>
-      </div>
+      <PageHeader title={t('workbench.title')} subtitle={t('workbench.subtitle')} />
+      <Row gutter={16}>
+        <Col xs={24} lg={8} xl={7}>
+          <section aria-label={t('workbench.tasks')}>
+            <Card size="small" title={<h2 className="card-heading">{t('workbench.tasks')}</h2>}>
+              <Button block icon={<PlusOutlined aria-hidden />} onClick={() => setTaskId(null)} aria-pressed={taskId === null} className="section">
+                {t('workbench.newTask')}
+              </Button>
+              <QueryView query={tasks}>
+                {(list) =>
+                  list.length ? (
+                    <SimpleList
+                      items={list}
+                      rowKey={(task) => task.id}
+                      render={(task) => (
+                          <button type="button" className={`task-item${task.id === taskId ? ' task-item-active' : ''}`} aria-current={task.id === taskId} onClick={() => setTaskId(task.id)}>
+                            <strong>{task.title}</strong>
+                            <Typography.Text type="secondary">
+                              {task.specialist_key} · {format.dateTime(task.updated_at)}
+                            </Typography.Text>
+                          </button>
+                      )}
+                    />
+                  ) : (
+                    <Typography.Text type="secondary">{t('workbench.noTasks')}</Typography.Text>
+                  )
+                }
+              </QueryView>
+            </Card>
+          </section>
+        </Col>
+        <Col xs={24} lg={16} xl={17}>
+          <section aria-label={t('workbench.conversation')}>
+            <Card size="small">
+              {taskId ? <Runs taskId={taskId} /> : <EmptyState>{t('workbench.intro')}</EmptyState>}
+              {streaming && (
+                <div className="run">
+                  <div className="bubble bubble-user">{streaming.message}</div>
+                  <div className="bubble bubble-assistant">{streaming.reply || <span className="typing" role="status" aria-label={t('workbench.typing')} />}</div>
+                  {streaming.error && <div className="bubble-error">{streaming.error}</div>}
+                </div>
+              )}
+              <form className="composer composer-stacked" aria-label={t('workbench.composer')} onSubmit={send}>
+                {taskId === null && (
+                  <label className="inline-field">
+                    <span>{t('workbench.specialist')}</span>
+                    <Select
+                      aria-label={t('workbench.specialist')}
+                      className="specialist-select"
+                      value={specialist}
+                      onChange={setSpecialist}
+                      options={[{ value: '', label: t('workbench.general') }, ...(specialists.data ?? []).map((s) => ({ value: s.key, label: s.name }))]}
+                    />
+                  </label>
+                )}
+                <Flex gap="small" align="flex-end">
+                  <Input.TextArea aria-label={t('workbench.message')} autoSize={{ minRows: 2, maxRows: 6 }} value={draft} placeholder={t(taskId ? 'workbench.continue' : 'workbench.describe')} onChange={(e) => setDraft(e.target.value)} />
+                  <Button type="primary" htmlType="submit" disabled={!draft.trim() || !!streaming}>
+                    {t('workbench.send')}
+                  </Button>
+                </Flex>
+              </form>
+            </Card>
+          </section>
+        </Col>
+      </Row>
     </>
   );
 }
 
-function NewTaskIntro() {
-  return <Empty>Describe the work and choose a specialist: the first sentence becomes the task's title.</Empty>;
-}
-
 function Runs({ taskId }: { taskId: number }) {
-  const runs = useQuery(workbenchKeys.runs(taskId), (signal) => listRuns(taskId, signal));
+  const { t } = useTranslation();
+  const runs = useQuery(workbenchQueries.runs(taskId));
   return (
     <QueryView query={runs}>
       {(list) => (
-        <ol className="run-list" aria-label="Exchanges">
+        <ol className="run-list" aria-label={t('workbench.exchanges')}>
           {list.map((run) => (
             <Run key={run.id} run={run} />
           ))}
@@ -137,11 +149,12 @@ function Runs({ taskId }: { taskId: number }) {
 }
 
 function Run({ run }: { run: TaskRun }) {
+  const { t } = useTranslation();
   return (
     <li className="run">
       <div className="bubble bubble-user">{run.input.message}</div>
       {run.output && <div className="bubble bubble-assistant">{run.output}</div>}
-      {run.status === 'failed' && <ErrorNotice error={new Error(run.error ?? 'This exchange failed.')} />}
+      {run.status === 'failed' && <div className="bubble-error">{run.error ?? t('workbench.failed')}</div>}
     </li>
   );
 }

@@ -1,0 +1,84 @@
+// The nav registry: every screen of the app is ONE entry here: its route, who may open it, its lazily loaded
+// page (a module whose default export is the page component) and, when it has one, its navigation item. The
+// router (routes.tsx) and the sidebar (Shell.tsx) are both built from this list. Keep entries in the order the
+// sidebar shows them, under the comment of their group.
+import type { ComponentType } from 'react';
+import type { ParseKeys } from 'i18next';
+import { matchPath } from 'react-router';
+import type { Role } from '../api/types';
+
+/** Top-level groups of the sidebar, in order. */
+export const NAV_GROUPS = ['learn', 'exams', 'workbench', 'admin'] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+/** Sub-groups of the admin group, in order. */
+export const ADMIN_SECTIONS = ['people', 'content', 'exams', 'ai', 'system'] as const;
+export type AdminSection = (typeof ADMIN_SECTIONS)[number];
+
+export interface NavItem {
+  group: NavGroup;
+  /** Only in the admin group: the sub-group heading it sits under. */
+  section?: AdminSection;
+  label: ParseKeys;
+}
+
+export interface Screen {
+  /** react-router path, e.g. '/admin/users' or '/exams/:id'. */
+  path: string;
+  page: () => Promise<{ default: ComponentType }>;
+  /** Who may open it; omitted: everyone signed in. Others get "page not found" and no nav item. */
+  roles?: Role[];
+  nav?: NavItem;
+}
+
+const ADMIN: Role[] = ['admin'];
+
+export const screens: Screen[] = [
+  // 学习 learn
+  { path: '/', page: () => import('../features/home/HomePage'), nav: { group: 'learn', label: 'shell.nav.home' } },
+  { path: '/products', page: () => import('../features/products/ProductsPage'), nav: { group: 'learn', label: 'shell.nav.products' } },
+  { path: '/products/:id', page: () => import('../features/products/ProductDetailPage') },
+  { path: '/courses', page: () => import('../features/courses/CoursesPage'), nav: { group: 'learn', label: 'shell.nav.courses' } },
+  { path: '/courses/:id', page: () => import('../features/courses/CourseDetailPage') },
+
+  // 考试 exams
+  { path: '/exams', page: () => import('../features/exams/ExamsPage'), nav: { group: 'exams', label: 'shell.nav.exams' } },
+  { path: '/exams/:id', page: () => import('../features/exams/ExamPage') },
+  { path: '/records', page: () => import('../features/records/RecordsPage'), nav: { group: 'exams', label: 'shell.nav.records' } },
+  { path: '/records/:id', page: () => import('../features/records/RecordDetailPage') },
+  { path: '/mistakes', page: () => import('../features/records/MistakesPage'), nav: { group: 'exams', label: 'shell.nav.mistakes' } },
+
+  // 工作台 workbench
+  { path: '/coach', page: () => import('../features/coach/CoachPage'), nav: { group: 'workbench', label: 'shell.nav.coach' } },
+  { path: '/workbench', page: () => import('../features/workbench/WorkbenchPage'), nav: { group: 'workbench', label: 'shell.nav.workbench' } },
+  { path: '/media/upload', page: () => import('../features/media/UploadPage'), nav: { group: 'workbench', label: 'shell.nav.upload' } },
+
+  // Reached from the header
+  { path: '/notifications', page: () => import('../features/notifications/NotificationsPage') },
+
+  // 管理 admin — people
+  { path: '/admin/users', roles: ADMIN, page: () => import('../features/admin/UsersPage'), nav: { group: 'admin', section: 'people', label: 'shell.nav.users' } },
+  // admin — content
+  { path: '/admin/media', roles: ADMIN, page: () => import('../features/media/MediaReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.mediaReview' } },
+  { path: '/admin/knowledge', roles: ADMIN, page: () => import('../features/knowledge/KnowledgeReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.knowledgeReview' } },
+  { path: '/admin/packs', roles: ADMIN, page: () => import('../features/packs/PacksPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.packs' } },
+  // admin — exams
+  { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
+  // admin — ai
+  // admin — system
+  { path: '/admin/config', roles: ADMIN, page: () => import('../features/admin/SystemConfigPage'), nav: { group: 'admin', section: 'system', label: 'shell.nav.config' } },
+];
+
+export const mayOpen = (screen: Screen, role: Role) => !screen.roles || screen.roles.includes(role);
+
+/** Whether an in-app link (a notification's, e.g. '/exams/3?x=1') names a screen this role may open. */
+export function canOpen(link: string, role: Role): boolean {
+  const path = link.split(/[?#]/, 1)[0]!;
+  return screens.some((screen) => mayOpen(screen, role) && matchPath(screen.path, path) !== null);
+}
+
+/** The nav item a path belongs to: the longest nav path it starts with ('/exams/3' → '/exams'). */
+export function navPathOf(pathname: string): string | undefined {
+  const owners = screens.filter((s) => s.nav && (s.path === '/' ? pathname === '/' : pathname === s.path || pathname.startsWith(`${s.path}/`)));
+  return owners.sort((a, b) => b.path.length - a.path.length)[0]?.path;
+}
+

@@ -1,0 +1,50 @@
+// The shape of every language's resources, taken from zh-CN (the reference language): one JSON file per area of
+// the app, whose name is the first segment of its keys (`t('exams.cover.details')` lives in exams.json). A new area
+// adds its file in both locales folders and one line here.
+import type admin from './locales/zh-CN/admin.json';
+import type auth from './locales/zh-CN/auth.json';
+import type coach from './locales/zh-CN/coach.json';
+import type common from './locales/zh-CN/common.json';
+import type courses from './locales/zh-CN/courses.json';
+import type errors from './locales/zh-CN/errors.json';
+import type exams from './locales/zh-CN/exams.json';
+import type home from './locales/zh-CN/home.json';
+import type knowledge from './locales/zh-CN/knowledge.json';
+import type media from './locales/zh-CN/media.json';
+import type notifications from './locales/zh-CN/notifications.json';
+import type packs from './locales/zh-CN/packs.json';
+import type products from './locales/zh-CN/products.json';
+import type records from './locales/zh-CN/records.json';
+import type shell from './locales/zh-CN/shell.json';
+import type workbench from './locales/zh-CN/workbench.json';
+
+export interface Resources {
+  admin: typeof admin;
+  auth: typeof auth;
+  coach: typeof coach;
+  common: typeof common;
+  courses: typeof courses;
+  errors: typeof errors;
+  exams: typeof exams;
+  home: typeof home;
+  knowledge: typeof knowledge;
+  media: typeof media;
+  notifications: typeof notifications;
+  packs: typeof packs;
+  products: typeof products;
+  records: typeof records;
+  shell: typeof shell;
+  workbench: typeof workbench;
+}
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: Resources };
+  }
+}
+
+/** `{'./exams.json': {...}}` (an import.meta.glob of one locale folder) → `{exams: {...}}`. */
+export function byArea(files: Record<string, unknown>): Resources {
+  return Object.fromEntries(Object.entries(files).map(([file, content]) => [file.replace(/^.*\/|\.json$/g, ''), content])) as unknown as Resources;
+}
