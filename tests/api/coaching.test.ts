@@ -466,6 +466,12 @@ describe('coaching from customer calls /api/coaching', { skip: FIXTURE_TOOLS_MIS
     const audio = await fetchBytes(`/api/audio/transcriptions/${amr.id}/recording`, { authorization: `Bearer ${rep.token}` });
     assert.equal(audio.headers.get('content-type'), 'audio/ogg');
     assert.equal(new TextDecoder().decode(audio.bytes.subarray(0, 4)), 'OggS');
+    // Kept audio is the install owner's only, like everything in DATA_DIR.
+    const dir = path.join(ts.dataDir, 'audio', 'recordings');
+    if (process.platform !== 'win32') {
+      assert.equal((await fs.stat(dir)).mode & 0o077, 0);
+      for (const name of await fs.readdir(dir)) assert.equal((await fs.stat(path.join(dir, name))).mode & 0o777, 0o600, name);
+    }
   });
 
   test('the rep can remove the kept audio; the report then says it is not kept', async () => {
