@@ -29,13 +29,20 @@ export interface FileLoggerOptions {
 
 /** A logger writing to `file` (rotated by size, a few generations kept). */
 export function fileLogger(file: string, { echo = false, rotation = DEFAULT_ROTATION }: FileLoggerOptions = {}): Logger & { file: string } {
-  const out = new RotatingFile(file, rotation);
+  // A folder that cannot be created, a full disk or a removed folder must not take the app down with it (the
+  // start then fails with its own, explained, error); the console still gets the lines.
+  let out: RotatingFile | null = null;
+  try {
+    out = new RotatingFile(file, rotation);
+  } catch {
+    // no file: console only
+  }
   const write = (level: 'INFO' | 'ERROR', message: string, details: unknown[]) => {
     const line = formatLine(level, message, details);
     try {
-      out.append(line);
+      out?.append(line);
     } catch {
-      // A full disk or a removed folder must not take the app down with it; the console still gets the line.
+      // see above
     }
     if (echo) (level === 'ERROR' ? process.stderr : process.stdout).write(line);
   };
