@@ -19,7 +19,7 @@ const KEYS = ['A', 'B', 'C', 'D'];
 /** Every fourth question is multiple choice (A and C); the others are single choice with a key that cycles. */
 const correctKeys = (i: number) => (i % 4 === 3 ? ['A', 'C'] : [KEYS[i % 4]!]);
 
-async function seedBank(db: Knex): Promise<void> {
+export async function seedBank(db: Knex): Promise<void> {
   const stamp = now();
   const rows = Array.from({ length: BANK }, (_, i) => ({
     domain: 'bench',
@@ -48,12 +48,12 @@ function answerSheet(session: StartedExam, keyOf: Map<number, string[]>): Answer
 }
 
 /** Sessions started through the real start path on the bench's own connection, as submit bodies. */
-async function preStart(db: Knex, candidate: User, paperId: number): Promise<string[]> {
+export async function preStart(db: Knex, candidate: User, paperId: number, count = SESSIONS): Promise<string[]> {
   const keyOf = new Map<number, string[]>(
     (await db('questions').where({ domain: 'bench' }).select('id', 'answer')).map((r: { id: number; answer: string }) => [Number(r.id), JSON.parse(r.answer)]),
   );
   const bodies: string[] = [];
-  while (bodies.length < SESSIONS) {
+  while (bodies.length < count) {
     const session = await startExam(db, candidate, paperId);
     bodies.push(JSON.stringify({ session_id: session.session_id, answers: answerSheet(session, keyOf), time_spent_sec: 600 }));
   }

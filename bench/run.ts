@@ -5,6 +5,8 @@ import chat from './chat.js';
 import media from './media.js';
 import exams from './exams.js';
 import knowledge from './knowledge.js';
+import desktop from './desktop.js';
+import packageSize from './package.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -14,6 +16,8 @@ const scenarios: [string, Scenario][] = [
   ['chat', chat],
   ['media', media],
   ['knowledge', knowledge],
+  ['desktop', desktop],
+  ['package', packageSize],
 ];
 
 const only = process.argv.slice(2);

@@ -75,6 +75,8 @@ channel.onMessage((message) => {
 
 // The app went away without saying stop (a Node parent killed): close as on stop rather than linger.
 process.on('disconnect', () => void stop());
+// Ctrl-C in a terminal reaches the whole process group: the app decides when this process stops (with `stop`).
+process.on('SIGINT', () => {});
 // Last words into server.log (synchronously), then exit: main logs the crash and starts a fresh server.
 process.on('uncaughtException', (err) => {
   console.error('uncaught exception: the server process stops', err);

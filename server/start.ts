@@ -9,6 +9,7 @@ import { ensureAdmin } from './users/bootstrap.js';
 import { describeUncleanStop, markRunning, markStopped } from './lifecycle.js';
 import { silentLogger, type Logger } from './log/logger.js';
 import { appVersion, type UpdateStatusBoard } from './system/update-status.js';
+import { seedKnowledgeSources } from './knowledge/seed.js';
 
 /** Versions for the About dialog and the log. */
 export interface ServerAbout {
@@ -47,6 +48,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
   try {
     db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
     if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
+    if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
     started = await listen(db, config);
   } catch (err) {
     // A failed start leaves the clean-stop mark as it found it.
@@ -80,6 +82,16 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
       return closing;
     },
   };
+}
+
+/** The installed app's sample sources into the knowledge folder; a failure is logged, never a reason not to start. */
+async function seedShippedKnowledge(shippedDir: string, knowledgeDir: string, log: Logger): Promise<void> {
+  try {
+    const { copied, updated } = await seedKnowledgeSources(shippedDir, knowledgeDir);
+    if (copied.length || updated.length) log.info(`knowledge sources shipped with the app: ${copied.length} copied, ${updated.length} updated in ${knowledgeDir}`);
+  } catch (err) {
+    log.error(`copying the shipped knowledge sources from ${shippedDir} failed`, err);
+  }
 }
 
 /** Makes sure an admin exists, builds the app and listens. */

@@ -40,6 +40,7 @@ export function audioRoutes({ db, config, requireUser }: Deps): Router {
       format,
       fileSize: file.size,
       ...options,
+      modelsDir: config.modelsDir,
       signal: client.signal,
     });
   });

