@@ -96,7 +96,7 @@ async function sequentialLatency(urls: string[], headers: Record<string, string>
   return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) };
 }
 
-async function seedChunks(db: Knex, vocab: Vocabulary, rand: () => number): Promise<void> {
+export async function seedChunks(db: Knex, vocab: Vocabulary, rand: () => number): Promise<void> {
   const perSource = 1000;
   for (let source = 0; source < SEARCH_CHUNKS / perSource; source++) {
     const chunks = Array.from({ length: perSource }, () => paragraph(vocab, rand, 200 + Math.floor(rand() * 600)));

@@ -7,6 +7,7 @@ import exams from './exams.js';
 import knowledge from './knowledge.js';
 import desktop from './desktop.js';
 import packageSize from './package.js';
+import startup from './startup.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -18,6 +19,7 @@ const scenarios: [string, Scenario][] = [
   ['knowledge', knowledge],
   ['desktop', desktop],
   ['package', packageSize],
+  ['startup', startup],
 ];
 
 const only = process.argv.slice(2);
