@@ -7,15 +7,17 @@ import { captureConsole, consoleLogger, fileLogger, logsDir } from './log/logger
 const config = configFromEnv();
 captureConsole(fileLogger(path.join(logsDir(config.dataDir), 'server.log')));
 const server = await startServer(config, { log: consoleLogger });
-if (server.generatedAdminPassword) {
-  // Straight to the terminal: a password must not be kept in the log file.
-  process.stdout.write(`created admin "${config.adminUsername}" with generated password: ${server.generatedAdminPassword}\n`);
-}
-console.log(`listening on ${server.url}`);
 
+// Before anything is printed: whoever reads `listening on` may stop the server at once.
 const shutdown = async () => {
   await server.close();
   process.exit(0);
 };
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
+
+if (server.generatedAdminPassword) {
+  // Straight to the terminal: a password must not be kept in the log file.
+  process.stdout.write(`created admin "${config.adminUsername}" with generated password: ${server.generatedAdminPassword}\n`);
+}
+console.log(`listening on ${server.url}`);

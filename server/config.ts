@@ -22,7 +22,7 @@ export interface AppConfig {
 }
 
 export const SERVICE_NAME = 'trainbench';
-export const API_VERSION = '1.3.0';
+export { API_VERSION } from '../contract/envelope.js';
 
 /** The repository (or packaged app) root: two levels above this file, whether run from source or from dist/. */
 export function projectRoot(): string {
