@@ -5,6 +5,7 @@ import chat from './chat.js';
 import media from './media.js';
 import exams from './exams.js';
 import knowledge from './knowledge.js';
+import audio from './audio.js';
 import desktop from './desktop.js';
 import packageSize from './package.js';
 import startup from './startup.js';
@@ -17,6 +18,7 @@ const scenarios: [string, Scenario][] = [
   ['chat', chat],
   ['media', media],
   ['knowledge', knowledge],
+  ['audio', audio],
   ['desktop', desktop],
   ['package', packageSize],
   ['startup', startup],

@@ -1,19 +1,24 @@
-/** Speech-to-text (spec 4.11): POST /api/audio/transcribe and the caller's stored transcriptions. */
+/** Speech-to-text (spec 4.11): transcription jobs, stored transcriptions, local models and call figures. */
 import type { AiProvider } from './ai.js';
 
-/** Accepted by file extension. */
-export const AudioFormats = ['mp3', 'wav', 'm4a', 'ogg', 'flac'] as const;
-export type AudioFormat = (typeof AudioFormats)[number];
+/**
+ * Formats named in the spec and the ones call recorders and phones write. The format is detected from the content
+ * (ffprobe), never from the file name; any other container ffmpeg decodes with an audio stream is accepted too.
+ */
+export const CommonAudioFormats = ['mp3', 'wav', 'm4a', 'aac', 'ogg', 'opus', 'flac', 'webm', 'amr'] as const;
 
 /** 200 MB, as for direct document uploads (spec part 8). */
 export const MAX_AUDIO_BYTES = 200 * 1024 * 1024;
+
+/** Speaker labels of a stereo call's channels when the request names none: left is "A", right is "B". */
+export const DEFAULT_CHANNEL_SPEAKERS = ['A', 'B'] as const;
 
 export interface TranscriptSegment {
   /** Seconds from the start of the audio. */
   start: number;
   end: number;
   text: string;
-  /** Present only when the route that answered labelled speakers. */
+  /** Present only when the speaker is known: the channel's label on the local route, or the cloud route's label. */
   speaker?: string;
 }
 
@@ -34,10 +39,24 @@ export interface TranscriptionAttempt {
   error?: string;
 }
 
+/** What ffprobe found in the uploaded file. */
+export interface AudioInfo {
+  /** Detected from the content: mp3, wav, m4a, aac, ogg, opus, flac, webm, amr, or ffmpeg's own name of another format. */
+  format: string;
+  /** The audio codec (e.g. aac, mp3, opus, pcm_s16le). */
+  codec: string;
+  channels: number;
+  sample_rate: number;
+  /** Seconds. */
+  duration: number;
+}
+
 export interface Transcription {
   id: number;
   filename: string;
   file_size: number;
+  /** The detected format and layout of the uploaded audio; null for transcriptions stored before it was recorded. */
+  audio: AudioInfo | null;
   text: string;
   /** As the route reported it, else the language asked for, else ''. */
   language: string;
@@ -46,23 +65,152 @@ export interface Transcription {
   speakers_requested: boolean;
   has_speakers: boolean;
   route: AudioRouteRef;
-  /** A local route existed but the audio went to a cloud route. */
+  /**
+   * The audio left this machine for a cloud route although a local route was enabled (a fallback). With no local
+   * route enabled at all, `route.is_local: false` says the audio went to the cloud, as configured.
+   */
   left_local: boolean;
   /** Speakers were asked for and not labelled, or the audio fell back from a local to a cloud route. */
   capability_degraded: boolean;
   /** A short Chinese explanation of the degradation; '' when there is none. */
   capability_zh: string;
   attempts: TranscriptionAttempt[];
+  /** The job that produced it. */
+  job_id: number | null;
   created_at: string;
 }
 
 /** A list entry: the transcription without segments and attempts. */
 export type TranscriptionSummary = Omit<Transcription, 'segments' | 'attempts'>;
 
+export const TranscriptionJobStates = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type TranscriptionJobState = (typeof TranscriptionJobStates)[number];
+
+/** Where a running job is: waiting for the local slot, decoding with ffmpeg, transcribing, sending to a cloud route. */
+export type TranscriptionJobStage = 'queued' | 'decoding' | 'transcribing' | 'uploading' | 'finished';
+
+export interface TranscriptionJobError {
+  /** The HTTP status a synchronous request would have answered. */
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** A transcription in progress or finished (GET /api/audio/jobs/{id}). */
+export interface TranscriptionJob {
+  id: number;
+  state: TranscriptionJobState;
+  stage: TranscriptionJobStage;
+  /** 0–100: decoding counts for the first 5, whisper.cpp's own progress for the rest; 100 once done. */
+  percent: number;
+  /** While queued: 1 when it runs next. null otherwise. */
+  queue_position: number | null;
+  filename: string;
+  file_size: number;
+  audio: AudioInfo;
+  language: string | null;
+  speakers_requested: boolean;
+  /** Speaker labels asked for the left and right channel (form field `channels`), else null ("A", "B"). */
+  channel_names: string[] | null;
+  /** false when the request forbade cloud routes (`allow_cloud=false`). */
+  allow_cloud: boolean;
+  /** The route running now, or the one that answered. */
+  route: AudioRouteRef | null;
+  transcription_id: number | null;
+  error: TranscriptionJobError | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** One `data:` event of GET /api/audio/jobs/{id}/events; `done`, `error` and `cancelled` end the stream. */
+export type TranscriptionJobEvent =
+  | { type: 'progress'; job: TranscriptionJob }
+  | { type: 'done'; job: TranscriptionJob; transcription_id: number }
+  | { type: 'error'; job: TranscriptionJob; error: TranscriptionJobError }
+  | { type: 'cancelled'; job: TranscriptionJob };
+
+/** A ggml model file found in resources/models or DATA_DIR/models (GET /api/audio/models). */
+export interface AudioModel {
+  /** The file name: what a local-whisper route's `model` names. */
+  name: string;
+  /** `resources` (shipped with the app, read only) or `data` (DATA_DIR/models: installed by an admin). */
+  location: 'resources' | 'data';
+  size: number;
+  sha256: string;
+  /** The official whisper.cpp model whose size and sha256 the file has, e.g. "base"; null when unverified. */
+  official: string | null;
+  /** `official`: name, size and checksum match a published whisper.cpp model; `unverified`: any other file. */
+  verification: 'official' | 'unverified';
+  modified_at: string;
+}
+
+/** POST /api/audio/models: a chunked upload of a model file (same chunk endpoints as media). */
+export interface ModelUploadInit {
+  upload_id: string;
+  chunk_size: number;
+  chunk_count: number;
+  expires_at: string;
+  /** Where the chunks go (raw or multipart, as for media). */
+  chunk_url: string;
+  /** POST here once every chunk is in. */
+  complete_url: string;
+}
+
+/** An audio route as any user sees it, with whether it can run here (GET /api/ai/routes/audio). */
+export interface AudioRouteStatus {
+  available: boolean;
+  /** Exactly what is missing (whisper.cpp not built, model file missing, ffmpeg missing, cloud fallback off); null when available. */
+  reason_unavailable: string | null;
+}
+
+/** Deterministic figures of a speaker-labelled call (server/audio/call-metrics.ts). */
+export interface SpeakerFigures {
+  speaker: string;
+  /** Seconds this speaker talked (overlapping segments of the same speaker counted once). */
+  talk_seconds: number;
+  /** talk_seconds over the talk time of all speakers, 0–1. */
+  talk_ratio: number;
+  segments: number;
+  /** Turns: runs of this speaker's segments not broken by another speaker. */
+  turns: number;
+  /** Sentences ending in a question mark (? or ？) or a Chinese question particle (吗/呢/么). */
+  questions: number;
+  /** Times this speaker started talking while another was still talking. */
+  interruptions: number;
+  longest_monologue_seconds: number;
+}
+
+export interface CallFigures {
+  /** From the first segment's start to the last segment's end, seconds. */
+  duration_seconds: number;
+  talk_seconds: number;
+  /** Seconds nobody talked between the first start and the last end. */
+  silence_seconds: number;
+  speakers: SpeakerFigures[];
+  longest_monologue: { speaker: string; start: number; end: number; seconds: number } | null;
+  /** Each time a speaker started while another was talking: who, whom, when (seconds). */
+  interruptions: { speaker: string; interrupted: string; at: number }[];
+}
+
 export const AudioErrorCode = {
-  unsupportedFormat: 'audio.unsupported_format',
+  /** Not audio at all (an image, a text, a container with no audio stream). */
+  unsupportedAudio: 'unsupported_audio',
+  /** Audio that cannot be used: empty, truncated, undecodable, no samples. */
+  invalidAudio: 'invalid_audio',
   /** Same code as chat: no enabled audio route could be called. */
   noModelRoute: 'no_model_route',
   /** Every route that could be called failed. */
   modelRouteFailed: 'model_route_failed',
+  /** A job that is already finished cannot be cancelled. */
+  jobFinished: 'audio.job_finished',
+  /** A model file name that is not a plain `*.bin` name. */
+  invalidModelName: 'audio.invalid_model_name',
+  /** The uploaded model is not a ggml Whisper model (wrong magic), or does not match the sha256 given at init. */
+  invalidModel: 'audio.invalid_model',
+  /** A model of that name exists already (remove it first). */
+  modelExists: 'audio.model_exists',
+  /** Models shipped in resources/models cannot be removed through the API. */
+  modelReadOnly: 'audio.model_read_only',
 } as const;

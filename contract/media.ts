@@ -127,4 +127,6 @@ export const MediaErrorCode = {
   notPending: 'media.not_pending',
   invalidFileToken: 'media.invalid_file_token',
   rangeNotSatisfiable: 'media.range_not_satisfiable',
+  /** The upload was opened for something else (a media file, a speech model): complete it where it was opened. */
+  wrongUploadPurpose: 'media.wrong_upload_purpose',
 } as const;

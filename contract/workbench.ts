@@ -87,6 +87,18 @@ export type RunStatus = 'running' | 'succeeded' | 'failed';
 export interface TaskDocument {
   name: string;
   content: string;
+  /** Set on a run's documents that came from a transcription: where the text came from and what it lacks. */
+  transcription?: TranscriptSource;
+}
+
+/** A transcription used as a document, as the run records it (note 4.11: say when the audio left the local route). */
+export interface TranscriptSource {
+  id: number;
+  route: { id: number; name: string; provider: string; is_local: boolean };
+  left_local: boolean;
+  has_speakers: boolean;
+  capability_degraded: boolean;
+  capability_zh: string;
 }
 
 export interface RunInput {

@@ -14,7 +14,8 @@ export const SOURCE_LAYOUT: AppLayout = { packaged: false, resourcesPath: '' };
  * The embedded server's configuration: always on loopback (HOST is ignored: the desktop app never serves the
  * network), on PORT when given or else any free port, with its data in DATA_DIR or the app's user-data folder.
  * Installed, the knowledge sources live in the data folder (admins import packs into them; the install folder
- * is read-only), seeded from the shipped ones, and local models come from the resources folder.
+ * is read-only), seeded from the shipped ones (local models are found in the resources folder by
+ * server/audio/models.ts).
  */
 export function desktopServerConfig(env: NodeJS.ProcessEnv, userDataDir: string, layout: AppLayout = SOURCE_LAYOUT): AppConfig {
   const dataDir = env.DATA_DIR || userDataDir;
@@ -22,7 +23,6 @@ export function desktopServerConfig(env: NodeJS.ProcessEnv, userDataDir: string,
     ? {
         knowledgeDir: path.resolve(env.KNOWLEDGE_DIR || path.join(dataDir, 'knowledge-sources')),
         knowledgeSeedDir: path.join(layout.resourcesPath, 'knowledge-sources'),
-        modelsDir: path.resolve(env.MODELS_DIR || path.join(layout.resourcesPath, 'models')),
       }
     : {};
   return configFromEnv(env, {

@@ -11,8 +11,6 @@ export interface AppConfig {
   knowledgeDir: string;
   /** Knowledge sources shipped with the packaged app, copied into knowledgeDir at start (see knowledge/seed.ts). */
   knowledgeSeedDir?: string;
-  /** Where a local model named without a folder (e.g. a whisper.cpp `ggml-base.bin`) is looked up. */
-  modelsDir: string;
   databaseUrl?: string;
   /** PostgreSQL schema (tests run each suite in its own). */
   databaseSchema?: string;
@@ -56,7 +54,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     port,
     dataDir,
     knowledgeDir: path.resolve(env.KNOWLEDGE_DIR ?? path.join(projectRoot(), 'knowledge-sources')),
-    modelsDir: path.resolve(env.MODELS_DIR ?? path.join(projectRoot(), 'resources', 'models')),
     databaseUrl: env.DATABASE_URL || undefined,
     adminUsername: env.ADMIN_USERNAME || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,

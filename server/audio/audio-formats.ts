@@ -1,21 +1,27 @@
 import path from 'node:path';
-import { AudioFormats, type AudioFormat } from '../../contract/audio.js';
 
-const MIME_TYPES: Record<AudioFormat, string> = {
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  m4a: 'audio/mp4',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
+/** Formats OpenAI-compatible servers take as they are (the rest is sent as 16 kHz WAV), with the type and extension sent. */
+const CLOUD_FORMATS: Record<string, { mime: string; ext: string }> = {
+  mp3: { mime: 'audio/mpeg', ext: 'mp3' },
+  wav: { mime: 'audio/wav', ext: 'wav' },
+  m4a: { mime: 'audio/mp4', ext: 'm4a' },
+  ogg: { mime: 'audio/ogg', ext: 'ogg' },
+  opus: { mime: 'audio/ogg', ext: 'ogg' },
+  flac: { mime: 'audio/flac', ext: 'flac' },
+  webm: { mime: 'audio/webm', ext: 'webm' },
 };
 
-/** The client's file name without any folder part (browsers on Windows may send one). */
-export const baseName = (filename: string): string => path.posix.basename(filename.replace(/\\/g, '/')).slice(-255);
+/** The client's file name without any folder part (browsers on Windows may send one); a name that is only dots is no name. */
+export const baseName = (filename: string): string => {
+  const name = path.posix.basename(filename.replace(/\\/g, '/')).slice(-255);
+  return /^\.*$/.test(name) ? 'audio' : name;
+};
 
-/** The accepted format named by the file's extension, or undefined. */
-export function audioFormatOf(filename: string): AudioFormat | undefined {
-  const ext = path.extname(filename).slice(1).toLowerCase();
-  return (AudioFormats as readonly string[]).includes(ext) ? (ext as AudioFormat) : undefined;
+/** How a detected format is sent to a cloud route; undefined when it must be converted to WAV first. */
+export const cloudFormat = (format: string) => CLOUD_FORMATS[format];
+
+/** The client's name with the extension of the format actually sent (servers go by the extension). */
+export function nameForUpload(filename: string, ext: string): string {
+  const stem = filename.slice(0, filename.length - path.extname(filename).length) || 'audio';
+  return `${stem}.${ext}`;
 }
-
-export const mimeTypeOf = (format: AudioFormat): string => MIME_TYPES[format];

@@ -3,18 +3,40 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../context.js';
-import { AudioErrorCode, AudioFormats, MAX_AUDIO_BYTES } from '../../contract/audio.js';
+import { MAX_AUDIO_BYTES, type TranscriptionJob, type TranscriptionJobEvent } from '../../contract/audio.js';
 import { currentUser } from '../auth/guards.js';
-import { badRequest } from '../http/errors.js';
+import { AppError, notFound } from '../http/errors.js';
 import { multipart, requireFile } from '../http/multipart.js';
-import { parseId, parseQuery } from '../http/validate.js';
-import { audioFormatOf, baseName } from './audio-formats.js';
-import { TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
-import { getTranscription, transcribe } from './transcribe.service.js';
+import { openEventStream } from '../http/sse.js';
+import { parseBody, parseId, parseQuery, parseWith } from '../http/validate.js';
+import { mediaDirs } from '../media/media.storage.js';
+import { UploadId } from '../media/media.schema.js';
+import { baseName } from './audio-formats.js';
+import { callFigures } from './call-metrics.js';
+import { WorkbenchErrorCode } from '../../contract/workbench.js';
+import { JobListQuery, ModelName, ModelUploadInit, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
+import { probeAudio } from './ffmpeg.js';
+import { TranscriptionJobs, isFinished } from './jobs.service.js';
+import { completeModelUpload, openModelUpload, removeModel, verifyModel } from './model-install.js';
+import { listModels, modelDirs } from './models.js';
+import { getTranscription } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
 
-/** Speech-to-text under /api/audio (spec 4.11); any logged-in user, each seeing only their own transcriptions. */
-export function audioRoutes({ db, config, requireUser }: Deps): Router {
+/** How often a job run by another server (same database) is read again for its event stream. */
+const POLL_MS = 1_000;
+
+/** The event that ends a finished job's stream. */
+function finalEvent(job: TranscriptionJob): TranscriptionJobEvent {
+  if (job.state === 'done') return { type: 'done', job, transcription_id: job.transcription_id! };
+  if (job.state === 'cancelled') return { type: 'cancelled', job };
+  return { type: 'error', job, error: job.error ?? { status: 500, code: 'internal_error', message: 'The transcription failed' } };
+}
+
+/**
+ * Speech-to-text under /api/audio (spec 4.11): transcription jobs and the caller's transcriptions for any user,
+ * each seeing only their own; local models for admins.
+ */
+export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/audio' });
   const incoming = path.join(config.dataDir, 'audio', 'incoming');
   const receive = multipart({ maxFileSize: MAX_AUDIO_BYTES, uploadDir: incoming });
@@ -22,27 +44,102 @@ export function audioRoutes({ db, config, requireUser }: Deps): Router {
     await fs.mkdir(incoming, { recursive: true });
     return receive(ctx, next);
   };
+  const models = modelDirs(config.dataDir);
+  const media = mediaDirs(config.dataDir);
+  const log = (err: unknown) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[audio]', err);
+  };
+  const jobs = new TranscriptionJobs(db, config.dataDir, models, log);
+  const startup = jobs.recover().catch(log);
+  onClose(async () => {
+    await startup;
+    await jobs.close();
+  });
 
   router.post('/transcribe', requireUser, receiveAudio, async (ctx) => {
     const file = requireFile(ctx, 'file');
     const filename = baseName(file.originalFilename ?? '');
-    const format = audioFormatOf(filename);
-    if (!format) {
-      throw badRequest(`Unsupported audio format "${filename}": accepted are ${AudioFormats.join(', ')}`, undefined, AudioErrorCode.unsupportedFormat);
-    }
     const options = transcribeOptions(ctx);
-    const client = new AbortController();
-    ctx.res.once('close', () => client.abort(new Error('the client disconnected')));
-    ctx.body = await transcribe(db, {
-      userId: currentUser(ctx).id,
-      filePath: file.filepath,
+    // Bad audio is refused here, before anything is stored; the upload is removed by multipart().
+    const audio = await probeAudio(file.filepath, filename);
+    const user = currentUser(ctx);
+    const job = await jobs.submit({
+      userId: user.id,
+      upload: file.filepath,
       filename,
-      format,
       fileSize: file.size,
-      ...options,
-      modelsDir: config.modelsDir,
-      signal: client.signal,
+      audio,
+      options: { language: options.language ?? null, speakers_requested: options.speakersRequested, channel_names: options.channelNames ?? null, allow_cloud: options.allowCloud },
     });
+    if (options.async) {
+      ctx.status = 202;
+      ctx.set('Location', `/api/audio/jobs/${job.id}`);
+      ctx.body = job;
+      return;
+    }
+    // Synchronous: the answer is the transcription, or the job's error with the status it carries.
+    const leave = () => void jobs.cancel(user.id, job.id).catch(() => undefined);
+    ctx.res.once('close', leave);
+    await jobs.settled(job.id);
+    ctx.res.off('close', leave);
+    const finished = await jobs.get(user.id, job.id);
+    if (finished.state === 'done') {
+      ctx.body = await getTranscription(db, user.id, finished.transcription_id!);
+      return;
+    }
+    const error = finished.error ?? { status: 409, code: 'audio.job_cancelled', message: 'The transcription was cancelled' };
+    throw new AppError(error.status, error.code, error.message, error.details);
+  });
+
+  router.get('/jobs', requireUser, async (ctx) => {
+    ctx.body = await jobs.list(currentUser(ctx).id, parseQuery(ctx, JobListQuery));
+  });
+
+  router.get('/jobs/:id', requireUser, async (ctx) => {
+    ctx.body = await jobs.get(currentUser(ctx).id, parseId(ctx.params.id, 'Transcription job'));
+  });
+
+  router.delete('/jobs/:id', requireUser, async (ctx) => {
+    ctx.body = await jobs.cancel(currentUser(ctx).id, parseId(ctx.params.id, 'Transcription job'));
+  });
+
+  router.get('/jobs/:id/events', requireUser, async (ctx) => {
+    const userId = currentUser(ctx).id;
+    const id = parseId(ctx.params.id, 'Transcription job');
+    const job = await jobs.get(userId, id);
+    const stream = openEventStream(ctx);
+    if (isFinished(job)) {
+      stream.send(finalEvent(job));
+      stream.end();
+      return;
+    }
+    const send = (event: TranscriptionJobEvent) => {
+      stream.send(event);
+      if (event.type !== 'progress') stream.end();
+    };
+    const unsubscribe = jobs.subscribe(id, send);
+    if (unsubscribe) {
+      send({ type: 'progress', job: await jobs.get(userId, id) });
+      stream.signal.addEventListener('abort', unsubscribe, { once: true });
+      return;
+    }
+    // Finished in between, or run by another server on the same database: read the row until it is finished.
+    void (async () => {
+      let last = '';
+      while (!stream.closed) {
+        const current = await jobs.get(userId, id).catch(() => undefined);
+        if (!current) break;
+        if (isFinished(current)) {
+          send(finalEvent(current));
+          break;
+        }
+        const seen = JSON.stringify(current);
+        if (seen !== last) send({ type: 'progress', job: current });
+        last = seen;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      stream.end();
+    })().catch(log);
   });
 
   router.get('/transcriptions', requireUser, async (ctx) => {
@@ -51,6 +148,45 @@ export function audioRoutes({ db, config, requireUser }: Deps): Router {
 
   router.get('/transcriptions/:id', requireUser, async (ctx) => {
     ctx.body = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+  });
+
+  // The deterministic call figures of a speaker-labelled transcription (server/audio/call-metrics.ts).
+  router.get('/transcriptions/:id/figures', requireUser, async (ctx) => {
+    const transcription = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+    if (!transcription.has_speakers) {
+      throw new AppError(400, WorkbenchErrorCode.speakersRequired, `Transcription ${transcription.id} has no speaker labels: call figures need a speaker-labelled transcript (a stereo call transcribed with speakers=true)`);
+    }
+    ctx.body = callFigures(transcription.segments);
+  });
+
+  const modelName = (ctx: Context) => {
+    const parsed = ModelName.safeParse(ctx.params.name);
+    if (!parsed.success) throw notFound(`Model ${ctx.params.name}`);
+    return parsed.data;
+  };
+
+  router.get('/models', ...requireAdmin, async (ctx) => {
+    ctx.body = await listModels(db, models);
+  });
+
+  router.post('/models', ...requireAdmin, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await openModelUpload(db, media, models, currentUser(ctx), parseBody(ctx, ModelUploadInit));
+  });
+
+  router.post('/models/uploads/:uploadId/complete', ...requireAdmin, async (ctx) => {
+    const uploadId = parseWith(UploadId, ctx.params.uploadId);
+    const { model, created } = await completeModelUpload(db, media, models, currentUser(ctx), uploadId);
+    ctx.status = created ? 201 : 200;
+    ctx.body = model;
+  });
+
+  router.post('/models/:name/verify', ...requireAdmin, async (ctx) => {
+    ctx.body = await verifyModel(db, models, modelName(ctx));
+  });
+
+  router.delete('/models/:name', ...requireAdmin, async (ctx) => {
+    ctx.body = await removeModel(db, models, modelName(ctx));
   });
 
   return router;

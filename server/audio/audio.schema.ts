@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import type { Context } from 'koa';
+import { TranscriptionJobStates } from '../../contract/audio.js';
 import { formField } from '../http/multipart.js';
 import { Paging, QueryBool, parseWith } from '../http/validate.js';
+import { MODEL_NAME } from './models.js';
 
-/** The text fields of POST /api/audio/transcribe; an empty field counts as omitted. */
+/** `rep,customer`: the labels of the left and right channel. */
+const ChannelNames = z
+  .string()
+  .transform((v) => v.split(',').map((name) => name.trim()))
+  .pipe(z.array(z.string().min(1, 'a channel name is empty').max(40, 'a channel name is at most 40 characters')).length(2, 'give two names, left channel first: e.g. rep,customer'))
+  .refine((names) => names[0] !== names[1], 'the two channel names must differ');
+
+/** The text fields of POST /api/audio/transcribe (form fields; `async` and `allow_cloud` may be query parameters too). */
 const TranscribeFields = z.object({
   language: z
     .string()
@@ -11,12 +20,56 @@ const TranscribeFields = z.object({
     .optional(),
   diarize: QueryBool.optional(),
   speakers: QueryBool.optional(),
+  channels: ChannelNames.optional(),
+  allow_cloud: QueryBool.optional(),
+  async: QueryBool.optional(),
 });
 
-export function transcribeOptions(ctx: Context): { language?: string; speakersRequested: boolean } {
+export interface TranscribeOptions {
+  language?: string;
+  speakersRequested: boolean;
+  channelNames?: string[];
+  allowCloud: boolean;
+  async: boolean;
+}
+
+/** An empty field counts as omitted; naming the channels asks for speakers. */
+export function transcribeOptions(ctx: Context): TranscribeOptions {
   const field = (name: string) => formField(ctx, name) || undefined;
-  const fields = parseWith(TranscribeFields, { language: field('language'), diarize: field('diarize'), speakers: field('speakers') });
-  return { language: fields.language, speakersRequested: fields.diarize === true || fields.speakers === true };
+  const query = (name: string) => (typeof ctx.query[name] === 'string' && ctx.query[name] !== '' ? (ctx.query[name] as string) : undefined);
+  const fields = parseWith(TranscribeFields, {
+    language: field('language'),
+    diarize: field('diarize'),
+    speakers: field('speakers'),
+    channels: field('channels'),
+    allow_cloud: field('allow_cloud') ?? query('allow_cloud'),
+    async: field('async') ?? query('async'),
+  });
+  const preferAsync = /(^|[,;\s])respond-async($|[,;\s])/i.test(ctx.get('prefer'));
+  return {
+    language: fields.language,
+    speakersRequested: fields.diarize === true || fields.speakers === true || fields.channels !== undefined,
+    channelNames: fields.channels,
+    allowCloud: fields.allow_cloud !== false,
+    async: fields.async ?? preferAsync,
+  };
 }
 
 export const TranscriptionListQuery = Paging;
+
+export const JobListQuery = Paging.extend({ state: z.enum(TranscriptionJobStates).optional() });
+
+export const ModelName = z.string().regex(MODEL_NAME, 'must be a model file name such as ggml-base.bin');
+
+export const ModelUploadInit = z
+  .object({
+    filename: ModelName,
+    file_size: z.number().int().positive().max(8 * 1024 * 1024 * 1024),
+    /** When given, the completed file must have this sha256. */
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
+      .transform((v) => v.toLowerCase())
+      .optional(),
+  })
+  .strict();

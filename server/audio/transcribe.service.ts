@@ -1,9 +1,13 @@
-// Tries the enabled audio routes in order (local first), logs every attempt and stores the transcription.
+// One transcription: the routes allowed for it are tried in order (local first), every attempt is logged, and the
+// transcription is stored. Cloud routes are a fallback only when the system allows it (audio_cloud_fallback) and
+// the request does not forbid it (allow_cloud=false); with no local route enabled at all they are the configured
+// way to transcribe, as before.
 import type { Db } from '../db/knex.js';
-import { AudioErrorCode, type Transcription, type TranscriptionAttempt } from '../../contract/audio.js';
+import { AudioErrorCode, type AudioRouteRef, type Transcription, type TranscriptionAttempt } from '../../contract/audio.js';
 import { AppError, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { recordCall } from '../ai/model-calls.js';
+import { readConfigValue } from '../system/config.service.js';
 import { audioRouteOrder, routeRef, type AudioRoute } from './audio-route-order.js';
 import { transcribeWithWhisperCpp } from './local-whisper.js';
 import { transcribeOverHttp } from './openai-transcriber.js';
@@ -14,14 +18,20 @@ export const TRANSCRIBE_PURPOSE = 'audio.transcribe';
 
 export interface TranscribeRequest extends AudioInput {
   userId: number;
+  jobId: number | null;
   fileSize: number;
-  speakersRequested: boolean;
+  /** false: the request forbids cloud routes. */
+  allowCloud: boolean;
+  /** Runs `work` holding the machine's local transcription slot (waiting for it in order). */
+  holdingLocalSlot<T>(work: () => Promise<T>): Promise<T>;
+  /** Told which route is being tried. */
+  onRoute(route: AudioRouteRef): void;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-const runRoute = (route: AudioRoute, input: AudioInput): Promise<RawTranscript> =>
-  route.provider === 'local-whisper' ? transcribeWithWhisperCpp(route, input) : transcribeOverHttp(route, input);
+const runRoute = (route: AudioRoute, input: TranscribeRequest): Promise<RawTranscript> =>
+  route.provider === 'local-whisper' ? input.holdingLocalSlot(() => transcribeWithWhisperCpp(route, input)) : transcribeOverHttp(route, input);
 
 async function logAttempt(db: Db, route: AudioRoute, req: TranscribeRequest, attempt: number, startedAt: number, reply: string, error?: unknown) {
   await recordCall(db, {
@@ -42,31 +52,54 @@ async function logAttempt(db: Db, route: AudioRoute, req: TranscribeRequest, att
   });
 }
 
+/** Why cloud routes may not take this audio, or undefined when they may. */
+export type CloudRefusal = { reason: 'system_config' | 'request'; message: string };
+
+/** The routes a transcription may use, in order, and the cloud routes left out by the policy (with why). */
+export async function allowedRoutes(db: Db, allowCloud: boolean): Promise<{ routes: AudioRoute[]; all: AudioRoute[]; refused?: CloudRefusal; skipped: AudioRoute[] }> {
+  const all = await audioRouteOrder(db);
+  const local = all.filter((r) => r.is_local);
+  const cloud = all.filter((r) => !r.is_local);
+  let refused: CloudRefusal | undefined;
+  if (cloud.length && !allowCloud) refused = { reason: 'request', message: 'the request forbids cloud routes (allow_cloud=false)' };
+  else if (cloud.length && local.length && !(await readConfigValue<boolean>(db, 'audio_cloud_fallback'))) {
+    refused = { reason: 'system_config', message: 'falling back to a cloud route is off (system parameter audio_cloud_fallback)' };
+  }
+  return { routes: refused ? local : all, all, refused, skipped: refused ? cloud : [] };
+}
+
+const LOST_SPEAKERS_ZH = (route: string) => `路由「${route}」未返回说话人标签，未进行说话人分离，需要说话人的后续步骤将无法执行。`;
+
 /** What the answer lacks compared with what was asked, in the flags of spec 4.11 and a short Chinese note. */
-export function degradation(routes: AudioRoute[], answered: AudioRoute, speakersRequested: boolean, hasSpeakers: boolean) {
+export function degradation(routes: AudioRoute[], answered: AudioRoute, speakersRequested: boolean, transcript: RawTranscript) {
+  const hasSpeakers = transcript.segments.some((s) => s.speaker !== undefined);
   const leftLocal = !answered.is_local && routes.some((r) => r.is_local);
   const lostSpeakers = speakersRequested && !hasSpeakers;
   const notes = [
-    ...(leftLocal ? [`本地语音识别路由不可用，音频已转交云端路由「${answered.name}」处理。`] : []),
-    ...(lostSpeakers ? [`路由「${answered.name}」未返回说话人标签，本次转写不区分说话人，需要说话人的后续步骤将无法执行。`] : []),
+    ...(leftLocal ? [`本地语音识别路由不可用，音频已离开本机，转交云端路由「${answered.name}」处理。`] : []),
+    ...(lostSpeakers ? [transcript.speakersLost_zh ?? LOST_SPEAKERS_ZH(answered.name)] : []),
   ];
-  return { left_local: leftLocal, capability_degraded: leftLocal || lostSpeakers, capability_zh: notes.join('') };
+  return { has_speakers: hasSpeakers, left_local: leftLocal, capability_degraded: leftLocal || lostSpeakers, capability_zh: notes.join('') };
 }
 
 /**
- * Errors: 500 `no_model_route` when no enabled audio route could run (none configured, or each one unavailable
- * here); 500 `model_route_failed` when every route that ran failed. Both carry the attempts in details.
+ * Errors: 500 `no_model_route` when no allowed audio route could run (none configured, each one unavailable here,
+ * or only cloud routes the policy refuses); 500 `model_route_failed` when every route that ran failed. Both carry
+ * the attempts in details, and `cloud_refused` with the routes left out when the policy kept the audio local.
  */
 export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transcription> {
-  const routes = await audioRouteOrder(db);
+  const { routes, all, refused, skipped } = await allowedRoutes(db, req.allowCloud);
   const attempts: TranscriptionAttempt[] = [];
   let anyRan = false;
   for (const [index, route] of routes.entries()) {
     const startedAt = Date.now();
     let transcript: RawTranscript;
+    req.onRoute(routeRef(route));
     try {
       transcript = await runRoute(route, req);
     } catch (err) {
+      // Bad audio is the request's fault, not the route's: no other route would do better.
+      if (err instanceof AppError && err.status < 500) throw err;
       await logAttempt(db, route, req, index + 1, startedAt, '', err);
       if (req.signal.aborted) throw err;
       anyRan ||= !(err instanceof RouteUnavailable);
@@ -75,28 +108,31 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
     }
     await logAttempt(db, route, req, index + 1, startedAt, transcript.text);
     attempts.push({ route: routeRef(route), ok: true });
-    const hasSpeakers = transcript.segments.some((s) => s.speaker !== undefined);
     const record: Omit<Transcription, 'id'> = {
       filename: req.filename,
       file_size: req.fileSize,
+      audio: req.audio,
       text: transcript.text,
       language: transcript.language || req.language || '',
       segments: transcript.segments,
       speakers_requested: req.speakersRequested,
-      has_speakers: hasSpeakers,
       route: routeRef(route),
-      ...degradation(routes, route, req.speakersRequested, hasSpeakers),
+      ...degradation(all, route, req.speakersRequested, transcript),
       attempts,
+      job_id: req.jobId,
       created_at: now(),
     };
     const id = await insertTranscription(db, { ...record, user_id: req.userId });
     return { id, ...record };
   }
   const summary = attempts.map((a) => `"${a.route.name}": ${a.error}`).join('; ');
+  const refusal = refused && { reason: refused.reason, message: refused.message, routes: skipped.map(routeRef) };
+  const details = { attempts, ...(refusal && { cloud_refused: refusal }) };
+  const cloudNote = refused ? ` Cloud routes were not tried: ${refused.message}.` : '';
   if (!anyRan) {
-    throw new AppError(500, AudioErrorCode.noModelRoute, `No usable audio route${summary ? `: ${summary}` : ': add an enabled audio route'}`, { attempts });
+    throw new AppError(500, AudioErrorCode.noModelRoute, `No usable audio route${summary ? `: ${summary}` : routes.length ? '' : ': add an enabled audio route'}.${cloudNote}`, details);
   }
-  throw new AppError(500, AudioErrorCode.modelRouteFailed, `Speech-to-text failed on every audio route: ${summary}`, { attempts });
+  throw new AppError(500, AudioErrorCode.modelRouteFailed, `Speech-to-text failed on every audio route: ${summary}.${cloudNote}`, details);
 }
 
 export async function getTranscription(db: Db, userId: number, id: number): Promise<Transcription> {

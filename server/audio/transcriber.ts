@@ -1,23 +1,35 @@
-// What one route is asked to do, whatever runs it (whisper.cpp in process or an OpenAI-compatible server).
-import type { AudioFormat, TranscriptSegment } from '../../contract/audio.js';
+// What one route is asked to do, whatever runs it (whisper.cpp on this machine or an OpenAI-compatible server).
+import type { AudioInfo, TranscriptSegment } from '../../contract/audio.js';
+import type { ModelDirs } from './models.js';
 
 export interface AudioInput {
-  /** The received file on disk. */
+  /** The received file on disk, as uploaded. */
   filePath: string;
-  /** The client's file name (its extension names the format for the receiving server). */
+  /** The client's file name, without any folder part. */
   filename: string;
-  format: AudioFormat;
+  /** What ffprobe found in it. */
+  audio: AudioInfo;
   language?: string;
-  /** Where a local model named without a folder is found (config.modelsDir). */
-  modelsDir?: string;
-  /** Aborts when the client goes away. */
+  speakersRequested: boolean;
+  /** Labels for the left and right channel; undefined: "A" and "B". */
+  channelNames?: string[];
+  /** A folder of the job's own for decoded audio and whisper.cpp's output; removed with the job. */
+  workDir: string;
+  modelDirs: ModelDirs;
+  /** `fast` decodes greedily without temperature fallback (system parameter audio_local_quality). */
+  quality: 'accurate' | 'fast';
+  /** Aborts when the job is cancelled or a synchronous client goes away. */
   signal: AbortSignal;
+  /** Progress of this route, 0–1, and what it is doing. */
+  onProgress(fraction: number, stage: 'decoding' | 'transcribing' | 'uploading'): void;
 }
 
 export interface RawTranscript {
   text: string;
   language: string;
   segments: TranscriptSegment[];
+  /** Why speakers could not be separated although asked for, in Chinese (local route: a mono recording). */
+  speakersLost_zh?: string;
 }
 
 /** The route cannot run here at all (software or model missing); nothing was sent anywhere. */

@@ -1,8 +1,8 @@
 import type { Db } from '../db/knex.js';
 import { paginate } from '../db/paginate.js';
 import type { Page } from '../../contract/envelope.js';
-import type { AudioRouteRef, Transcription, TranscriptionAttempt, TranscriptionSummary, TranscriptSegment } from '../../contract/audio.js';
-import { parseJson, toBool, toNumber } from '../db/rows.js';
+import type { AudioInfo, AudioRouteRef, Transcription, TranscriptionAttempt, TranscriptionSummary, TranscriptSegment } from '../../contract/audio.js';
+import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 
 type NewTranscription = Omit<Transcription, 'id'> & { user_id: number };
 
@@ -11,6 +11,7 @@ interface TranscriptionRow {
   user_id: number | string;
   filename: string;
   file_size: number | string;
+  audio: string | null;
   text: string;
   language: string;
   segments: string;
@@ -21,10 +22,11 @@ interface TranscriptionRow {
   capability_degraded: boolean | number;
   capability_zh: string;
   attempts: string;
+  job_id: number | string | null;
   created_at: string;
 }
 
-const SUMMARY_COLUMNS = ['id', 'filename', 'file_size', 'text', 'language', 'speakers_requested', 'has_speakers', 'route', 'left_local', 'capability_degraded', 'capability_zh', 'created_at'];
+const SUMMARY_COLUMNS = ['id', 'filename', 'file_size', 'audio', 'text', 'language', 'speakers_requested', 'has_speakers', 'route', 'left_local', 'capability_degraded', 'capability_zh', 'job_id', 'created_at'];
 
 const UNKNOWN_ROUTE: AudioRouteRef = { id: 0, name: '', provider: 'openai-compatible', is_local: false };
 
@@ -32,6 +34,7 @@ const toSummary = (r: TranscriptionRow): TranscriptionSummary => ({
   id: Number(r.id),
   filename: r.filename,
   file_size: toNumber(r.file_size),
+  audio: parseJson<AudioInfo | null>(r.audio, null),
   text: r.text,
   language: r.language,
   speakers_requested: toBool(r.speakers_requested),
@@ -40,6 +43,7 @@ const toSummary = (r: TranscriptionRow): TranscriptionSummary => ({
   left_local: toBool(r.left_local),
   capability_degraded: toBool(r.capability_degraded),
   capability_zh: r.capability_zh,
+  job_id: toNullableNumber(r.job_id),
   created_at: r.created_at,
 });
 
@@ -51,7 +55,7 @@ const toTranscription = (r: TranscriptionRow): Transcription => ({
 
 export async function insertTranscription(db: Db, t: NewTranscription): Promise<number> {
   const [row] = await db('audio_transcriptions')
-    .insert({ ...t, segments: JSON.stringify(t.segments), route: JSON.stringify(t.route), attempts: JSON.stringify(t.attempts) })
+    .insert({ ...t, audio: t.audio && JSON.stringify(t.audio), segments: JSON.stringify(t.segments), route: JSON.stringify(t.route), attempts: JSON.stringify(t.attempts) })
     .returning('id');
   return Number((row as { id: number }).id);
 }

@@ -36,9 +36,16 @@ interface SessionRow {
   bind_id: number | null;
   status: UploadSessionStatus;
   media_id: number | null;
+  /** `media`, or what another domain opened it for (e.g. `audio_model`). */
+  purpose: string;
+  /** Set when the opener gave the checksum the completed file must have. */
+  expected_sha256: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** The session as another domain sees it when completing its own upload. */
+export type UploadSessionRow = Readonly<SessionRow>;
 
 const HOUR_MS = 3_600_000;
 /** A session's last activity is recorded at most this often while its chunks arrive (the TTL counts in hours). */
@@ -62,20 +69,32 @@ async function discardSession(db: Db, dirs: MediaDirs, uploadId: string): Promis
 }
 
 export async function initUpload(db: Db, dirs: MediaDirs, user: User, input: UploadInitInput): Promise<UploadInitResult> {
-  if (input.file_size > MEDIA_CHUNKED_MAX_BYTES) throw payloadTooLarge(`A chunked upload is limited to ${MEDIA_CHUNKED_MAX_BYTES} bytes`);
   await checkBinding(db, input);
+  return openUploadSession(db, dirs, user, { filename: displayName(input.filename), file_size: input.file_size, bind_type: input.bind_type, bind_id: input.bind_id ?? null, purpose: 'media' });
+}
+
+/** Opens a chunked upload for any purpose; its chunks go through the media chunk endpoints. */
+export async function openUploadSession(
+  db: Db,
+  dirs: MediaDirs,
+  user: User,
+  input: { filename: string; file_size: number; purpose: string; bind_type?: MediaBindType; bind_id?: number | null; expected_sha256?: string },
+): Promise<UploadInitResult> {
+  if (input.file_size > MEDIA_CHUNKED_MAX_BYTES) throw payloadTooLarge(`A chunked upload is limited to ${MEDIA_CHUNKED_MAX_BYTES} bytes`);
   const stamp = now();
   const row: SessionRow = {
     id: crypto.randomUUID(),
     user_id: user.id,
-    filename: displayName(input.filename),
+    filename: input.filename,
     file_size: input.file_size,
     chunk_size: MEDIA_CHUNK_SIZE,
     chunk_count: chunkCountFor(input.file_size),
-    bind_type: input.bind_type,
+    bind_type: input.bind_type ?? 'none',
     bind_id: input.bind_id ?? null,
     status: 'open',
     media_id: null,
+    purpose: input.purpose,
+    expected_sha256: input.expected_sha256 ?? null,
     created_at: stamp,
     updated_at: stamp,
   };
@@ -172,13 +191,25 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
   return { upload_id: row.id, chunk_index: index, size: expected, received_count: received, chunk_count: row.chunk_count };
 }
 
+/** What an upload of one purpose turns into once complete. */
+export interface UploadPurpose<R> {
+  purpose: string;
+  /** Makes the result from the assembled file (moving it away); `media_id` is recorded for media. */
+  finish(file: string, session: UploadSessionRow): Promise<{ result: R; media_id?: number }>;
+  /** The result of a session completed before (a client retrying complete after its connection dropped). */
+  completed(session: UploadSessionRow): Promise<R>;
+}
+
 /**
- * Turns the assembled file into a new pending media once every chunk is recorded. Completing a completed upload
- * again returns the same media (created: false), so a client whose connection dropped during complete can retry.
+ * Completes an upload once every chunk is recorded. Completing a completed upload again returns the same result
+ * (created: false), so a client whose connection dropped during complete can retry.
  */
-export async function completeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<{ media: MediaFile; created: boolean }> {
+export async function completeUploadFor<R>(db: Db, dirs: MediaDirs, user: User, uploadId: string, purpose: UploadPurpose<R>): Promise<{ result: R; created: boolean }> {
   const { row } = await findSession(db, dirs, user, uploadId);
-  if (row.status === 'completed' && row.media_id !== null) return { media: await getMedia(db, Number(row.media_id)), created: false };
+  if ((row.purpose ?? 'media') !== purpose.purpose) {
+    throw new AppError(409, MediaErrorCode.wrongUploadPurpose, `This upload was opened for ${row.purpose}, not ${purpose.purpose}: complete it where it was opened`);
+  }
+  if (row.status === 'completed') return { result: await purpose.completed(row), created: false };
   if (row.status !== 'open') throw busy(row);
   const missing = missingFrom(row.chunk_count, await receivedIndexes(db, row.id));
   if (missing.length) {
@@ -188,16 +219,32 @@ export async function completeUpload(db: Db, dirs: MediaDirs, user: User, upload
   if (!(await db('upload_sessions').where({ id: row.id, status: 'open' }).update({ status: 'merging', updated_at: now() }))) throw busy({ ...row, status: 'merging' });
   try {
     const merged = await uploadFiles(dirs).finish(row.id, toNumber(row.file_size));
-    const binding = { bind_type: row.bind_type, bind_id: toNullableNumber(row.bind_id) ?? undefined } as BindingInput;
-    const media = await addMedia(db, dirs, { path: merged, clientName: row.filename, size: toNumber(row.file_size) }, binding, user);
-    await db('upload_sessions').where({ id: row.id }).update({ status: 'completed', media_id: media.id, updated_at: now() });
+    const { result, media_id } = await purpose.finish(merged, row);
+    await db('upload_sessions').where({ id: row.id }).update({ status: 'completed', media_id: media_id ?? null, updated_at: now() });
     await db('upload_chunks').where({ upload_id: row.id }).delete();
     await uploadFiles(dirs).remove(row.id);
-    return { media, created: true };
+    return { result, created: true };
   } catch (err) {
     await db('upload_sessions').where({ id: row.id }).update({ status: 'open' });
     throw err;
   }
+}
+
+/** Turns the assembled file into a new pending media. */
+export async function completeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<{ media: MediaFile; created: boolean }> {
+  const { result, created } = await completeUploadFor(db, dirs, user, uploadId, {
+    purpose: 'media',
+    finish: async (merged, row) => {
+      const binding = { bind_type: row.bind_type, bind_id: toNullableNumber(row.bind_id) ?? undefined } as BindingInput;
+      const media = await addMedia(db, dirs, { path: merged, clientName: row.filename, size: toNumber(row.file_size) }, binding, user);
+      return { result: media, media_id: media.id };
+    },
+    completed: async (row) => {
+      if (row.media_id === null) throw busy(row);
+      return getMedia(db, Number(row.media_id));
+    },
+  });
+  return { media: result, created };
 }
 
 /** A merge cut short by a stop of the server never finishes: its session is open again. */

@@ -29,6 +29,8 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   company_intro_content: { schema: z.string().max(1_000_000), default: '' },
   upload_session_ttl_hours: { schema: positiveInt(24 * 365), default: 48 },
   trusted_pack_keys: { schema: z.array(z.string().trim().min(1)), default: [] },
+  audio_cloud_fallback: { schema: z.boolean(), default: false },
+  audio_local_quality: { schema: z.enum(['accurate', 'fast']), default: 'accurate' },
   /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
   update_base_url: { schema: updateUrl, default: '' },
 };

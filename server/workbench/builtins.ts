@@ -82,6 +82,29 @@ export const BUILTIN_SKILLS: BuiltinSkill[] = [
     // Its sections are per speaker, so it refuses a transcript without speaker labels (note 4.11).
     config: { requires_speakers: true },
   },
+  {
+    key: 'call_analysis',
+    name: 'Call analysis',
+    description:
+      'Analyses a speaker-labelled call: talk time and share per speaker, longest monologue, questions and interruptions (computed from the transcript), then the objections raised and the commitments made.',
+    output_kind: 'report',
+    prompt_template: [
+      'Analyse the customer call transcript below. Each line starts with the speaker label.',
+      'Request: {{message}}',
+      '',
+      'These figures were computed from the transcript; do not recompute or repeat them, use them as context:',
+      '{{call_figures}}',
+      '',
+      'Write markdown with exactly two sections:',
+      '"## Objections": each objection or concern raised, who raised it (speaker label), a short quote, and whether it was answered.',
+      '"## Commitments": each promise or agreed next step, who made it (speaker label) and by when if said.',
+      'Write "None." under a section with nothing in it. Attribute every point to the speaker label it came from; never guess a speaker.',
+      '',
+      '{{documents}}',
+    ].join('\n'),
+    // The figures are computed in code (server/audio/call-metrics.ts) and put before the model's sections.
+    config: { requires_speakers: true, call_figures: true },
+  },
 ];
 
 /** The definitions row of a built-in skill (migrations seed them). */

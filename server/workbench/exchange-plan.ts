@@ -12,7 +12,7 @@ import { findOwnTask, recentRuns } from './tasks.repository.js';
 import { systemInstructions } from './instructions.js';
 import { formatDocuments, renderSkillPrompt } from './skill-io.js';
 import { MAX_DOCUMENT_CHARS, type WorkerChatInput } from './worker.schema.js';
-import { assertSpeakerLabels, requiresSpeakers, resolveDocuments } from './transcript-documents.js';
+import { assertSpeakerLabels, callFiguresOf, documentOfRun, requiresSpeakers, resolveDocuments } from './transcript-documents.js';
 
 const HISTORY_RUNS = 10;
 const HISTORY_CHARS = 4_000;
@@ -25,6 +25,8 @@ export interface ExchangePlan {
   projectId: number | null;
   specialist: Specialist;
   skill?: Skill;
+  /** Computed before the model runs and put at the head of a report artifact (call_analysis's figures). */
+  reportPreamble?: string;
   input: RunInput;
   messages: ChatMessage[];
 }
@@ -51,8 +53,8 @@ const history = (runs: TaskRun[]): ChatMessage[] =>
     { role: 'assistant', content: clip(run.output) },
   ]);
 
-function userMessage(body: WorkerChatInput, documents: TaskDocument[] | undefined, skill: Skill | undefined): string {
-  if (skill) return renderSkillPrompt(skill.prompt_template, { message: body.message, documents: documents ?? [], inputs: body.inputs ?? {} }, skillConfig(skill));
+function userMessage(body: WorkerChatInput, documents: TaskDocument[] | undefined, skill: Skill | undefined, computed: Record<string, string>): string {
+  if (skill) return renderSkillPrompt(skill.prompt_template, { message: body.message, documents: documents ?? [], inputs: { ...body.inputs, ...computed } }, skillConfig(skill));
   return documents ? `${body.message}\n\n${formatDocuments(documents)}` : body.message;
 }
 
@@ -68,7 +70,8 @@ export async function planExchange(db: Db, userId: number, body: WorkerChatInput
   }
   const resolved = body.documents && (await resolveDocuments(db, userId, body.documents));
   if (skill && requiresSpeakers(skill)) assertSpeakerLabels(skill, resolved ?? []);
-  const documents = resolved?.map(({ name, content }) => ({ name, content }));
+  const documents = resolved?.map(documentOfRun);
+  const figures = skill && skillConfig(skill).call_figures === true ? callFiguresOf(resolved ?? []) : undefined;
   if (documents && documents.reduce((n, d) => n + d.content.length, 0) > MAX_DOCUMENT_CHARS) {
     throw validationFailed(`Invalid documents: documents may hold ${MAX_DOCUMENT_CHARS} characters in all`);
   }
@@ -84,7 +87,12 @@ export async function planExchange(db: Db, userId: number, body: WorkerChatInput
     projectId: task ? task.project_id : (body.project_id ?? null),
     specialist,
     skill,
+    reportPreamble: figures && `# Call analysis\n\n## Figures (computed from the transcript)\n\n${figures}`,
     input,
-    messages: [{ role: 'system', content: systemInstructions(specialist, skills, skill) }, ...history(past), { role: 'user', content: userMessage(body, documents, skill) }],
+    messages: [
+      { role: 'system', content: systemInstructions(specialist, skills, skill) },
+      ...history(past),
+      { role: 'user', content: userMessage(body, documents, skill, figures ? { call_figures: figures } : {}) },
+    ],
   };
 }

@@ -8,11 +8,12 @@ import { WorkbenchErrorCode } from '../../contract/workbench.js';
 import { AppError, notFound } from '../http/errors.js';
 import { findTranscription } from '../audio/transcriptions.repository.js';
 import { skillConfig } from './definitions.service.js';
+import { callFigures, callFiguresMarkdown } from '../audio/call-metrics.js';
 
 /** A document as the request gives it: its text, or the caller's transcription by id. */
 export type DocumentRef = TaskDocument | { transcription_id: number; name?: string };
 
-export interface ResolvedDocument extends TaskDocument {
+export interface ResolvedDocument extends Omit<TaskDocument, 'transcription'> {
   /** The transcription it came from, if any. */
   transcription?: Transcription;
 }
@@ -26,12 +27,27 @@ export function transcriptText(t: Transcription): string {
 export async function resolveDocuments(db: Db, userId: number, refs: DocumentRef[]): Promise<ResolvedDocument[]> {
   return Promise.all(
     refs.map(async (ref): Promise<ResolvedDocument> => {
-      if (!('transcription_id' in ref)) return ref;
+      if (!('transcription_id' in ref)) return { name: ref.name, content: ref.content };
       const transcription = await findTranscription(db, userId, ref.transcription_id);
       if (!transcription) throw notFound(`Transcription ${ref.transcription_id}`);
       return { name: ref.name ?? transcription.filename, content: transcriptText(transcription), transcription };
     }),
   );
+}
+
+/** A document as the run stores it: a transcript keeps where it came from (route, left_local, speakers). */
+export function documentOfRun({ name, content, transcription: t }: ResolvedDocument): TaskDocument {
+  if (!t) return { name, content };
+  const { id, route, left_local, has_speakers, capability_degraded, capability_zh } = t;
+  return { name, content, transcription: { id, route, left_local, has_speakers, capability_degraded, capability_zh } };
+}
+
+/** The deterministic figures of every transcript among the documents, as markdown (call_analysis). */
+export function callFiguresOf(documents: ResolvedDocument[]): string {
+  return documents
+    .filter((d) => d.transcription)
+    .map((d) => callFiguresMarkdown(d.name, callFigures(d.transcription!.segments)))
+    .join('\n\n');
 }
 
 /** A skill whose config says `requires_speakers: true` (the built-in call_review does). */

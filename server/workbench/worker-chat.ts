@@ -59,8 +59,9 @@ async function settleRun(db: Db, plan: ExchangePlan, started: StartedRun, result
     throw new AppError(502, WorkbenchErrorCode.skillOutputInvalid, `The model reply to ${plan.skill.key} is not ${expected}`);
   }
   const skill = plan.skill;
+  const output = parsed.kind === 'report' && plan.reportPreamble ? { kind: parsed.kind, content: `${plan.reportPreamble}\n\n${parsed.content}` } : parsed;
   return db.transaction(async (trx) => {
-    const artifact = await insertArtifact(trx, { task_id: started.taskId, run_id: started.runId, skill_key: skill.key, title: artifactTitle(plan), ...parsed });
+    const artifact = await insertArtifact(trx, { task_id: started.taskId, run_id: started.runId, skill_key: skill.key, title: artifactTitle(plan), ...output });
     await finishRun(trx, started.runId, succeeded);
     return artifact;
   });

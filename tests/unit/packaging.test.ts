@@ -175,13 +175,12 @@ describe('the packaged app finds everything it uses', () => {
     assert.equal(unpackedPath('/usr/bin/ffmpeg'), '/usr/bin/ffmpeg');
   });
 
-  test('the installed server copies the shipped knowledge sources into the data folder and finds its models folder', async () => {
+  test('the installed server copies the shipped knowledge sources into the data folder', async () => {
     const userData = path.join(work, 'user-data');
     const cfg = desktopServerConfig({ ADMIN_PASSWORD: 'packaged-pass-1', JWT_SECRET: 'x'.repeat(40) }, userData, { packaged: true, resourcesPath: resources });
     assert.equal(cfg.knowledgeSeedDir, path.join(resources, 'knowledge-sources'));
     assert.equal(cfg.knowledgeDir, path.join(userData, 'knowledge-sources'), 'admins write here, not into the install folder');
-    assert.equal(cfg.modelsDir, path.join(resources, 'models'));
-    assert.ok(!existsSync(path.join(cfg.modelsDir, 'README.md')), 'models are shipped, their README is not');
+    assert.ok(!existsSync(path.join(resources, 'models', 'README.md')), 'models are shipped, their README is not');
 
     const server = await startServer(cfg);
     try {

@@ -8,6 +8,7 @@ import * as ai from './006_ai.js';
 import * as audio from './007_audio.js';
 import * as builtinSkills from './008_builtin_skills.js';
 import * as chunkDurability from './009_chunk_durability.js';
+import * as audioJobs from './012_audio_jobs.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '007_audio': audio,
   '008_builtin_skills': builtinSkills,
   '009_chunk_durability': chunkDurability,
+  '012_audio_jobs': audioJobs,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
