@@ -4,6 +4,7 @@
 // transaction is back; the start says so in the log.
 import fs from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from './data-dir.js';
 
 const MARKER = 'server.running';
 
@@ -34,8 +35,8 @@ function readMarker(file: string): PreviousRun | null {
 export function markRunning(dataDir: string): PreviousRun | null {
   const file = markerPath(dataDir);
   const previous = readMarker(file);
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, started_at: new Date().toISOString() }));
+  mkdirPrivateSync(dataDir);
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, started_at: new Date().toISOString() }), { mode: PRIVATE_FILE_MODE });
   return previous;
 }
 

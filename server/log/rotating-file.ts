@@ -27,7 +27,8 @@ export class RotatingFile {
     readonly file: string,
     private readonly options: RotationOptions = DEFAULT_ROTATION,
   ) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Logs name users and paths: owner-only, like the rest of the data folder.
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     this.size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   }
 
