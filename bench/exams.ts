@@ -12,7 +12,9 @@ import sqlite3 from 'sqlite3';
 import { cpuSeconds, load, startBenchServer, type BenchContext } from './harness.js';
 import { now } from '../server/db/time.js';
 import { grade, parseAnswers, type KeyedQuestion } from '../server/exams/grading.js';
+import { startExam } from '../server/exams/sessions.service.js';
 import type { AnswerMap, ExamPaper, StartedExam } from '../contract/exams.js';
+import type { User } from '../contract/users.js';
 
 const QUESTIONS = 100;
 const BANK = 150;
@@ -24,7 +26,7 @@ const KEYS = ['A', 'B', 'C', 'D'];
 /** Every fourth question is multiple choice (A and C); the others are single choice with a key that cycles. */
 const correctKeys = (i: number) => (i % 4 === 3 ? ['A', 'C'] : [KEYS[i % 4]!]);
 
-async function seedBank(db: Knex): Promise<void> {
+export async function seedBank(db: Knex): Promise<void> {
   const stamp = now();
   const rows = Array.from({ length: BANK }, (_, i) => ({
     domain: 'bench',
@@ -50,6 +52,19 @@ function answerSheet(session: StartedExam, keyOf: Map<number, string[]>): Answer
       return [String(q.id), right ? key[0]! : KEYS.find((k) => k !== key[0])!];
     }),
   );
+}
+
+/** Sessions started through the real start path on the bench's own connection, as submit bodies. */
+export async function preStart(db: Knex, candidate: User, paperId: number, count = SESSIONS): Promise<string[]> {
+  const keyOf = new Map<number, string[]>(
+    (await db('questions').where({ domain: 'bench' }).select('id', 'answer')).map((r: { id: number; answer: string }) => [Number(r.id), JSON.parse(r.answer)]),
+  );
+  const bodies: string[] = [];
+  while (bodies.length < count) {
+    const session = await startExam(db, candidate, paperId);
+    bodies.push(JSON.stringify({ session_id: session.session_id, answers: answerSheet(session, keyOf), time_spent_sec: 600 }));
+  }
+  return bodies;
 }
 
 /** The baseline: `count` transactions of one record and 100 answer rows, one after another, straight through sqlite3. */

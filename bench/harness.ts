@@ -25,6 +25,8 @@ export interface LoadOptions {
   amount?: number;
   /** Per-request setup (autocannon `requests`), e.g. a different body each time. */
   requests?: autocannon.Request[];
+  /** Seconds before a request counts as timed out (autocannon's default: 10). */
+  timeout?: number;
 }
 
 export interface LoadResult {
@@ -44,6 +46,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections ?? 32,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 5 }),
     requests: options.requests,
+    ...(options.timeout ? { timeout: options.timeout } : {}),
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }

@@ -16,7 +16,7 @@ const SEARCH_CHUNKS = 100_000;
 const SEARCH_SAMPLES = 2000;
 
 /** A small deterministic generator (mulberry32), so every run searches the same corpus. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -32,13 +32,13 @@ function random(seed: number): () => number {
 const HAN = '理财产品风险收益客户资产配置基金保险债券股票投资管理市场利率流动性期限年化净值回撤申购赎回合规销售顾问培训公司服务家庭财富规划信托养老教育储蓄现金稳健平衡进取评估测评等级适当性披露说明合同签约录音录像回访投诉监管机构银行证券分红复利通胀汇率波动组合分散长期短期目标预期历史业绩';
 const LATIN = ['fund', 'bond', 'equity', 'yield', 'risk', 'client', 'portfolio', 'asset', 'allocation', 'liquidity', 'duration', 'annuity', 'insurance', 'pension', 'trust', 'deposit', 'dividend', 'inflation', 'volatility', 'compliance', 'suitability', 'disclosure', 'advisor', 'benchmark', 'redemption', 'subscription', 'maturity', 'coupon', 'credit', 'rating'];
 
-interface Vocabulary {
+export interface Vocabulary {
   word(): string;
   /** Query words from across the frequency range, Chinese and English. */
   queries(count: number): string[];
 }
 
-function vocabulary(rand: () => number): Vocabulary {
+export function vocabulary(rand: () => number): Vocabulary {
   const han = Array.from(HAN);
   const words: string[] = [];
   for (let i = 0; i < 4000; i++) {
@@ -57,7 +57,7 @@ function vocabulary(rand: () => number): Vocabulary {
   };
 }
 
-function paragraph(vocab: Vocabulary, rand: () => number, chars: number): string {
+export function paragraph(vocab: Vocabulary, rand: () => number, chars: number): string {
   let text = '';
   while (text.length < chars) {
     const sentence = Array.from({ length: 4 + Math.floor(rand() * 8) }, () => vocab.word()).join(rand() < 0.3 ? ' ' : '');
@@ -67,7 +67,7 @@ function paragraph(vocab: Vocabulary, rand: () => number, chars: number): string
 }
 
 /** A realistic large source: sections of prose with a few product and question blocks among them. */
-function largeSource(vocab: Vocabulary, rand: () => number): string {
+export function largeSource(vocab: Vocabulary, rand: () => number): string {
   const parts = ['---\ntitle: 大型产品知识库\ndomain: product\n---\n\n# 大型产品知识库\n'];
   let bytes = Buffer.byteLength(parts[0]!);
   for (let section = 0; bytes < SOURCE_BYTES; section++) {
@@ -96,7 +96,7 @@ async function sequentialLatency(urls: string[], headers: Record<string, string>
   return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) };
 }
 
-async function seedChunks(db: Knex, vocab: Vocabulary, rand: () => number): Promise<void> {
+export async function seedChunks(db: Knex, vocab: Vocabulary, rand: () => number): Promise<void> {
   const perSource = 1000;
   for (let source = 0; source < SEARCH_CHUNKS / perSource; source++) {
     const chunks = Array.from({ length: perSource }, () => paragraph(vocab, rand, 200 + Math.floor(rand() * 600)));

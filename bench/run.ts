@@ -7,6 +7,9 @@ import exams from './exams.js';
 import knowledge from './knowledge.js';
 import audio from './audio.js';
 import renderer from './renderer.js';
+import desktop from './desktop.js';
+import packageSize from './package.js';
+import startup from './startup.js';
 import coaching from './coaching.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
@@ -19,6 +22,9 @@ const scenarios: [string, Scenario][] = [
   ['knowledge', knowledge],
   ['audio', audio],
   ['renderer', renderer],
+  ['desktop', desktop],
+  ['package', packageSize],
+  ['startup', startup],
   ['coaching', coaching],
 ];
 

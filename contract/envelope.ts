@@ -26,6 +26,13 @@ export interface Page<T> {
   size: number;
 }
 
+/**
+ * The API version this code implements, answered by GET /api/health. The renderer bakes it in at build time and
+ * compares it with the server's to notice a window built for another version (a cached older renderer, or a
+ * central server on another release).
+ */
+export const API_VERSION = '1.3.0';
+
 export interface Health {
   status: 'ok';
   service: string;

@@ -1,27 +1,60 @@
-// Wiring only: start the embedded server, lock down web contents, open the window, stop the server on quit.
+// Wiring only: start the server in its own process, lock down web contents, open the window, keep the server
+// alive, look for updates, and stop the server (database checkpointed and closed) on quit.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, net, session, shell, utilityProcess } from 'electron';
 import electronUpdater from 'electron-updater';
-import { startServer, type RunningServer } from '../server/start.js';
+import { logsDir } from '../server/log/logger.js';
 import { desktopServerConfig } from './server-config.js';
 import { installSecurity } from './security.js';
-import { registerAppIpc } from './ipc/app.js';
+import { registerAppIpc, sendEvent } from './ipc/app.js';
+import type { ServerStatus } from './ipc/bridge.js';
 import { createMainWindow } from './window.js';
-import { shouldCheckForUpdates, startUpdater } from './updater.js';
+import { UpdateController, updatesNotApplicable } from './updater.js';
 import { describeStartupError } from './startup-errors.js';
-import { showGeneratedAdminPassword, showStartupError } from './dialogs.js';
-import { consoleLogger as log } from './log.js';
+import { askAfterServerGaveUp, askToRestartForUpdate, showAbout, showGeneratedAdminPassword, showStartupError } from './dialogs.js';
+import { mainLogger, type Logger } from './log.js';
+import { ServerSupervisor } from './server-supervisor.js';
+import { appMenuTemplate } from './menu.js';
+import { aboutText } from './about.js';
 
-const preload = path.join(path.dirname(fileURLToPath(import.meta.url)), 'preload.cjs');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const preload = path.join(here, 'preload.cjs');
+// server-host.js when built; server-host.ts when main itself runs from TypeScript (the tests).
+const serverEntry = path.join(here, `server-host${path.extname(fileURLToPath(import.meta.url))}`);
 const openExternal = (url: string) => shell.openExternal(url);
 
 async function main(): Promise<void> {
   await app.whenReady();
-  const config = desktopServerConfig(process.env, app.getPath('userData'));
-  let server: RunningServer;
+  const config = desktopServerConfig(process.env, app.getPath('userData'), { packaged: app.isPackaged, resourcesPath: process.resourcesPath });
+  const log = mainLogger(config.dataDir, !app.isPackaged);
+  log.info(`Trainbench ${app.getVersion()} starting (Electron ${process.versions.electron ?? '-'}, ${process.platform} ${process.arch}); data in ${config.dataDir}`);
+
+  let window: BrowserWindow | null = null;
+  const showServerStatus = (status: ServerStatus) => {
+    window?.setTitle(status.state === 'running' ? 'Trainbench' : `Trainbench — ${status.message}`);
+    sendEvent(window, 'server:status', status);
+  };
+  const openLogFolder = () => void shell.openPath(logsDir(config.dataDir));
+  const supervisor: ServerSupervisor = new ServerSupervisor({
+    fork: () => utilityProcess.fork(serverEntry, [], { serviceName: 'Trainbench server', stdio: 'pipe' }),
+    config,
+    log,
+    onCrash: ({ restarting }) => restarting && showServerStatus({ state: 'restarting', message: 'the local server stopped unexpectedly and is restarting…' }),
+    onRestarted: () => showServerStatus({ state: 'running', message: null }),
+    onGaveUp: (reason) => {
+      showServerStatus({ state: 'stopped', message: 'the local server is not running' });
+      void askAfterServerGaveUp(window, reason).then((choice) => {
+        if (choice === 'quit') return app.quit();
+        if (choice === 'logs') openLogFolder();
+        supervisor.retry().catch((err: Error) => log.error('starting the server again failed', err.message));
+      });
+    },
+  });
+
+  let server;
   try {
-    server = await startServer(config);
+    server = await supervisor.start();
   } catch (err) {
     log.error('the embedded server failed to start', err);
     showStartupError(describeStartupError(err, config.dataDir));
@@ -29,39 +62,62 @@ async function main(): Promise<void> {
     return;
   }
   log.info(`server listening on ${server.url}`);
-  stopServerOnQuit(server);
+  if (server.recovered) log.info('the previous session had not stopped cleanly; the server recovered its data (details in server.log)');
+
+  const updates = new UpdateController({
+    updater: () => electronUpdater.autoUpdater,
+    notApplicableReason: updatesNotApplicable(app.isPackaged, process.env),
+    installedVersion: app.getVersion(),
+    feedUrl: () => supervisor.request('update-base-url'),
+    isOnline: () => net.isOnline(),
+    askToRestart: (version) => askToRestartForUpdate(window, version),
+    publish: (status) => {
+      window?.setProgressBar(status.state === 'downloading' && status.progress ? status.progress.percent / 100 : -1);
+      sendEvent(window, 'update:status', status);
+      supervisor.reportUpdateStatus(status);
+    },
+    log,
+  });
+  stopServerOnQuit(supervisor, updates, log);
 
   const appOrigin = new URL(server.url).origin;
   installSecurity({ app, session: session.defaultSession, appOrigin, openExternal, log });
-  registerAppIpc(ipcMain, { appOrigin, version: app.getVersion(), openExternal });
+  registerAppIpc(ipcMain, { appOrigin, version: app.getVersion(), openExternal, updates });
+  const showAboutDialog = () =>
+    void showAbout(
+      window,
+      aboutText({ appVersion: app.getVersion(), server: supervisor.current?.about ?? null, versions: process.versions, platform: `${process.platform} ${process.arch}`, dataDir: config.dataDir, logsDir: logsDir(config.dataDir) }),
+    );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, { openLogFolder, showAbout: showAboutDialog }, { devTools: !app.isPackaged })));
 
   if (server.generatedAdminPassword) await showGeneratedAdminPassword(config.adminUsername, server.generatedAdminPassword);
 
   const url = `${server.url}/`;
-  let window = createMainWindow(url, preload, log);
+  window = createMainWindow(url, preload, log);
   app.on('second-instance', () => {
-    if (window.isDestroyed()) window = createMainWindow(url, preload, log);
+    if (!window || window.isDestroyed()) window = createMainWindow(url, preload, log);
     if (window.isMinimized()) window.restore();
     window.focus();
   });
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(url, preload, log);
   });
-
-  startUpdater({ updater: () => electronUpdater.autoUpdater, enabled: shouldCheckForUpdates(app.isPackaged, process.env), log });
+  updates.start();
 }
 
-/** Holds the quit until the server has closed its connections and the database. */
-function stopServerOnQuit(server: RunningServer): void {
+/** Holds the quit until the server has closed its connections, checkpointed and closed the database. */
+function stopServerOnQuit(supervisor: ServerSupervisor, updates: UpdateController, log: Logger): void {
   let stopped = false;
   app.on('will-quit', (event) => {
     if (stopped) return;
     event.preventDefault();
-    server
-      .close()
+    updates.stop();
+    supervisor
+      .stop()
       .catch((err: unknown) => log.error('stopping the embedded server failed', err))
       .finally(() => {
         stopped = true;
+        log.info('quit');
         app.quit();
       });
   });
@@ -74,7 +130,7 @@ app.on('window-all-closed', () => {
 // One instance per user: a second launch focuses the first (two servers must not share one SQLite file).
 if (app.requestSingleInstanceLock()) {
   main().catch((err: unknown) => {
-    log.error('startup failed', err);
+    console.error('[trainbench] startup failed', err);
     app.exit(1);
   });
 } else {

@@ -25,6 +25,7 @@ import { learningRoutes } from './learning/learning.routes.js';
 import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { coachingRoutes } from './coaching/coaching.routes.js';
 import { serveRenderer } from './static/static.js';
+import { UpdateStatusBoard } from './system/update-status.js';
 
 export interface AppOptions {
   db: Knex;
@@ -41,6 +42,8 @@ export interface TrainbenchApp {
   app: Koa;
   /** Every route the API answers, for tools and tests that walk the whole surface. */
   routes: RouteInfo[];
+  /** Where the desktop app's update stands (reported by its main process; headless until then). */
+  updates: UpdateStatusBoard;
   /** Stops what the domains started (timers, background jobs); the database is the caller's. */
   close(): Promise<void>;
 }
@@ -51,7 +54,8 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const app = new Koa({ proxy: false });
   const stops: (() => unknown)[] = [];
   const user = requireUser(db, config.jwtSecret);
-  const deps: Deps = { db, config, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop) };
+  const updates = new UpdateStatusBoard();
+  const deps: Deps = { db, config, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });
@@ -74,6 +78,7 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
   return {
     app,
     routes,
+    updates,
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
     },

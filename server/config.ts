@@ -10,6 +10,8 @@ export interface AppConfig {
   port: number;
   dataDir: string;
   knowledgeDir: string;
+  /** Knowledge sources shipped with the packaged app, copied into knowledgeDir at start (see knowledge/seed.ts). */
+  knowledgeSeedDir?: string;
   databaseUrl?: string;
   /** PostgreSQL schema (tests run each suite in its own). */
   databaseSchema?: string;
@@ -19,7 +21,7 @@ export interface AppConfig {
 }
 
 export const SERVICE_NAME = 'trainbench';
-export const API_VERSION = '1.3.0';
+export { API_VERSION } from '../contract/envelope.js';
 
 /** The repository (or packaged app) root: two levels above this file, whether run from source or from dist/. */
 export function projectRoot(): string {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import type { AppConfig } from './config.js';
+import type { UpdateStatusBoard } from './system/update-status.js';
 
 /** What every domain's routes receive: the database, the configuration and the shared guards. */
 export interface Deps {
@@ -12,4 +13,6 @@ export interface Deps {
   requireAdmin: Middleware[];
   /** Registers work to stop when the server closes (timers, background jobs). */
   onClose(stop: () => unknown): void;
+  /** The desktop app's update state, as its main process reports it. */
+  updates: UpdateStatusBoard;
 }

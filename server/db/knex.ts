@@ -53,6 +53,36 @@ function postgresConfig(url: string, schema?: string): Knex.Config {
   };
 }
 
+/** What the About dialog shows: the engine, its version and the last migration applied. */
+export interface DatabaseInfo {
+  engine: 'SQLite' | 'PostgreSQL';
+  version: string;
+  schema: string;
+}
+
+export async function databaseInfo(db: Knex): Promise<DatabaseInfo> {
+  const pg = isPostgres(db);
+  const version = pg
+    ? String((await db.raw('SHOW server_version')).rows[0].server_version)
+    : String((await db.raw('SELECT sqlite_version() AS v'))[0].v);
+  const last = await db('knex_migrations').orderBy('id', 'desc').first('name');
+  return { engine: pg ? 'PostgreSQL' : 'SQLite', version, schema: String(last?.name ?? '') };
+}
+
+/**
+ * Closes the pool. On SQLite the write-ahead log is first folded into the database file and emptied
+ * (wal_checkpoint(TRUNCATE)), so a clean stop leaves one self-contained file behind; returns whether it was.
+ */
+export async function closeDatabase(db: Knex): Promise<{ checkpointed: boolean }> {
+  let checkpointed = false;
+  if (!isPostgres(db)) {
+    const [row] = (await db.raw('PRAGMA wal_checkpoint(TRUNCATE)')) as { busy: number }[];
+    checkpointed = row?.busy === 0;
+  }
+  await db.destroy();
+  return { checkpointed };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Knex> {
   const pg = !!options.url && /^postgres(ql)?:\/\//.test(options.url);
   if (pg && options.schema) {

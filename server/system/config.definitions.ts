@@ -12,6 +12,9 @@ const httpUrl = z
   .trim()
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), 'must be an http(s) URL');
 
+/** An http(s) URL without user:password (parameters are shown to every admin in clear), or empty. */
+const updateUrl = httpUrl.refine((v) => v === '' || !/^https?:\/\/[^/]*@/i.test(v), 'must not carry a user name or password');
+
 const positiveInt = (max: number) =>
   z.union([z.number(), z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number)]).pipe(
     z.number().int('must be a positive integer').positive('must be a positive integer').max(max),
@@ -28,5 +31,7 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   trusted_pack_keys: { schema: z.array(z.string().trim().min(1)), default: [] },
   audio_cloud_fallback: { schema: z.boolean(), default: false },
   audio_local_quality: { schema: z.enum(['accurate', 'fast']), default: 'accurate' },
+  /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
+  update_base_url: { schema: updateUrl, default: '' },
   coaching_admin_listen: { schema: z.boolean(), default: false },
 };

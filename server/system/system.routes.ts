@@ -19,7 +19,7 @@ import { publicConfig, readConfig, writeConfig } from './config.service.js';
 import * as schema from './system.schema.js';
 
 /** Administration under /api/system: users, departments, positions (with their knowledge items) and parameters. */
-export function systemRoutes({ db, requireAdmin }: Deps): Router {
+export function systemRoutes({ db, requireAdmin, updates }: Deps): Router {
   const router = new Router({ prefix: '/system' });
   router.use(...requireAdmin);
 
@@ -92,6 +92,10 @@ export function systemRoutes({ db, requireAdmin }: Deps): Router {
   router.put('/config', async (ctx) => {
     const { configs } = parseBody(ctx, schema.ConfigUpdate);
     ctx.body = publicConfig(await writeConfig(db, configs));
+  });
+
+  router.get('/update-status', (ctx) => {
+    ctx.body = updates.read();
   });
 
   return router;

@@ -1,6 +1,5 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,42 +7,7 @@ import crypto from 'node:crypto';
 import { usingPostgres } from '../support/server.js';
 import { ApiClient } from '../support/client.js';
 import { CHUNK, sendChunk, uploadOk } from './media-fixtures.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: string;
-}
-
-/** Runs the real `npm run server` entry point (server/cli.ts) and waits for its `listening on` line. */
-function startCli(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? os.tmpdir(), NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
-      if (match) resolve({ child, url: match[1]!, output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
-
-/** SIGTERM lets the server stop cleanly; SIGKILL is a crash (or a power cut, as far as the server can tell). */
-const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
+import { startCli, stopCli as stop } from '../support/cli.js';
 
 describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up is checked once, on SQLite' }, () => {
   const dirs: string[] = [];

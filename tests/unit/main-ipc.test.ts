@@ -1,6 +1,7 @@
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { registerAppIpc } from '../../main/ipc/app.js';
+import { registerAppIpc, sendEvent } from '../../main/ipc/app.js';
+import { notApplicable } from '../../server/system/update-status.js';
 import { UntrustedSenderError, type InvokeEvent, type IpcMainLike } from '../../main/ipc/register.js';
 import type { IpcChannel } from '../../main/ipc/bridge.js';
 
@@ -21,28 +22,47 @@ class FakeIpcMain implements IpcMainLike {
 
 let ipc: FakeIpcMain;
 let opened: string[];
+let installs: number;
+const status = notApplicable('1.3.0', 'The app runs from source (npm start): only an installed build updates itself.');
 
 beforeEach(() => {
   ipc = new FakeIpcMain();
   opened = [];
-  registerAppIpc(ipc, { appOrigin: APP, version: '1.3.0', openExternal: (url) => void opened.push(url) });
+  installs = 0;
+  const updates = { current: status, install: () => (installs++, false) };
+  registerAppIpc(ipc, { appOrigin: APP, version: '1.3.0', openExternal: (url) => void opened.push(url), updates });
 });
 
-test('registers exactly the app:* channels of the bridge', () => {
-  assert.deepEqual([...ipc.handlers.keys()].sort(), ['app:get-version', 'app:open-external']);
+test('registers exactly the invoke channels of the bridge', () => {
+  assert.deepEqual([...ipc.handlers.keys()].sort(), ['app:get-version', 'app:open-external', 'update:get-status', 'update:install']);
 });
 
 test('answers app pages', async () => {
   assert.equal(await ipc.invoke('app:get-version', `${APP}/#/`), '1.3.0');
   assert.equal(await ipc.invoke('app:open-external', `${APP}/`, 'https://example.com/help'), true);
   assert.deepEqual(opened, ['https://example.com/help']);
+  assert.deepEqual(await ipc.invoke('update:get-status', `${APP}/`), status);
+  assert.equal(await ipc.invoke('update:install', `${APP}/`), false);
+  assert.equal(installs, 1);
+});
+
+test('events go to a live window only', () => {
+  const sent: unknown[][] = [];
+  const window = { destroyed: false, isDestroyed() { return this.destroyed; }, webContents: { send: (...args: unknown[]) => void sent.push(args) } };
+  sendEvent(window, 'server:status', { state: 'restarting', message: 'x' });
+  window.destroyed = true;
+  sendEvent(window, 'update:status', status);
+  sendEvent(null, 'update:status', status);
+  assert.deepEqual(sent, [['server:status', { state: 'restarting', message: 'x' }]]);
 });
 
 test('refuses frames that are not app pages', () => {
   for (const sender of ['https://evil.example/', 'http://127.0.0.1:3211/', 'file:///index.html', 'about:blank', null]) {
     assert.throws(() => ipc.invoke('app:get-version', sender), UntrustedSenderError, String(sender));
     assert.throws(() => ipc.invoke('app:open-external', sender, 'https://example.com/'), UntrustedSenderError, String(sender));
+    assert.throws(() => ipc.invoke('update:install', sender), UntrustedSenderError, String(sender));
   }
+  assert.equal(installs, 0);
   assert.deepEqual(opened, []);
 });
 

@@ -49,7 +49,12 @@ test('starts the server, locks the window down, loads the app from the server an
     const order = names(events);
 
     assert.ok(order.indexOf('permissions') < order.indexOf('window'), 'security is in place before the first window');
-    assert.deepEqual(events.filter((e) => e.event === 'ipc').map((e) => e.channel), ['app:get-version', 'app:open-external']);
+    assert.deepEqual(events.filter((e) => e.event === 'ipc').map((e) => e.channel), ['app:get-version', 'app:open-external', 'update:get-status', 'update:install']);
+    const forks = events.filter((e) => e.event === 'utility-fork');
+    assert.equal(forks.length, 1, 'the server runs in one utility process');
+    assert.match(String(forks[0]!.modulePath), /main[/\\]server-host\.ts$/);
+    assert.equal(forks[0]!.serviceName, 'Trainbench server');
+    assert.deepEqual(events.find((e) => e.event === 'menu'), { event: 'menu', labels: ['File', 'Edit', 'View', 'help'] });
 
     const box = events.find((e) => e.event === 'message-box');
     assert.ok(box, 'a first start shows the generated admin password');
@@ -69,12 +74,24 @@ test('starts the server, locks the window down, loads the app from the server an
     assert.deepEqual(events.find((e) => e.event === 'navigation'), { event: 'navigation', externalPrevented: true, internalPrevented: false, webviewPrevented: true, openJavascript: 'deny' });
     assert.deepEqual(events.find((e) => e.event === 'open-external'), { event: 'open-external', url: 'https://example.com/elsewhere' });
     assert.ok(!order.includes('updater-created'), 'no update check from source');
+    const update = events.find((e) => e.event === 'send' && e.channel === 'update:status');
+    assert.deepEqual(
+      { ...(update?.payload as object) },
+      { applies: false, reason: 'The app runs from source (npm start): only an installed build updates itself.', state: 'not-applicable', installed_version: '1.3.0-test', available_version: null, downloaded_version: null, progress: null, feed_url: null, last_checked_at: null, next_check_at: null, error: null },
+      'the window is told updates do not apply',
+    );
+    assert.deepEqual(events.filter((e) => e.event === 'progress'), [{ event: 'progress', value: -1 }], 'no taskbar progress without a download');
 
     // The first quit is held while the server closes; the second one goes through.
     assert.deepEqual(order.slice(-3), ['quit', 'quit', 'exit']);
     await assert.rejects(fetch(String(load.url)), 'the server no longer listens');
     const files = await fs.readdir(userData);
     assert.ok(files.includes('trainbench.sqlite') && files.includes('secrets.json'), `data lives in the user-data folder: ${files.join(', ')}`);
+    assert.ok(!files.includes('server.running'), 'the server stopped cleanly');
+    const mainLog = await fs.readFile(path.join(userData, 'logs', 'main.log'), 'utf8');
+    assert.match(mainLog, /INFO  Trainbench 1\.3\.0-test starting/);
+    assert.match(mainLog, /INFO  quit\n$/);
+    assert.match(await fs.readFile(path.join(userData, 'logs', 'server.log'), 'utf8'), /server stopped cleanly; write-ahead log checkpointed/);
   } finally {
     await fs.rm(userData, { recursive: true, force: true });
   }
@@ -94,5 +111,35 @@ test('a server that cannot start is explained in a dialog and the app exits with
     assert.ok(!names(events).includes('window'), 'no window without a server');
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('Help opens the log folder and shows the versions; a killed server is restarted with a notice in the window', async () => {
+  const userData = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-wiring-'));
+  try {
+    const { code, events, output } = await runMain({ FAKE_USER_DATA: userData, FAKE_SCENARIO: 'menu,crash' });
+    assert.equal(code, 0, output);
+
+    assert.deepEqual(events.filter((e) => e.event === 'click').map((e) => e.label), ['Open log folder', 'About Trainbench']);
+    assert.deepEqual(events.find((e) => e.event === 'open-path'), { event: 'open-path', path: path.join(userData, 'logs') });
+    const about = events.find((e) => e.event === 'message-box' && e.title === 'About Trainbench');
+    assert.ok(about, output);
+    assert.match(String(about.detail), /^Server: 1\.3\.0, API 1\.3\.0\nDatabase: SQLite 3\.\d+\.\d+, schema \d{3}_\w+\n/);
+    assert.match(String(about.detail), new RegExp(`Logs: ${path.join(userData, 'logs').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`));
+
+    const after = events.slice(events.findIndex((e) => e.event === 'kill-server'));
+    assert.deepEqual(after.filter((e) => e.event === 'title').map((e) => e.title), ['Trainbench — the local server stopped unexpectedly and is restarting…', 'Trainbench']);
+    assert.deepEqual(
+      after.filter((e) => e.event === 'send' && e.channel === 'server:status').map((e) => e.payload),
+      [{ state: 'restarting', message: 'the local server stopped unexpectedly and is restarting…' }, { state: 'running', message: null }],
+    );
+    assert.equal(events.filter((e) => e.event === 'utility-fork').length, 2, 'one new server process');
+    const mainLog = await fs.readFile(path.join(userData, 'logs', 'main.log'), 'utf8');
+    assert.match(mainLog, /ERROR the server process stopped unexpectedly \(signal SIGKILL\); restarting it \(restart 1 of at most 3 a minute\)/);
+    assert.match(mainLog, /INFO  the server is back on http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(await fs.readFile(path.join(userData, 'logs', 'server.log'), 'utf8'), /recovered from an unclean stop/);
+    assert.ok(!(await fs.readdir(userData)).includes('server.running'), 'the restarted server stopped cleanly at quit');
+  } finally {
+    await fs.rm(userData, { recursive: true, force: true });
   }
 });

@@ -1,7 +1,10 @@
 // A stand-in for Electron's main-process API. It behaves as Electron does where main/ relies on it (ready,
-// web-contents-created, will-quit that can be held, window-open handlers) and prints what happens as
-// `FAKE {json}` lines for the test to read. After the window has loaded, it tries to leave the app and quits.
+// web-contents-created, will-quit that can be held, window-open handlers, a utilityProcess that is a real child
+// process) and prints what happens as `FAKE {json}` lines for the test to read. After the window has loaded, it
+// tries to leave the app, plays the steps named in FAKE_SCENARIO (comma-separated: `menu` clicks Help's items,
+// `crash` kills the server process and waits for the window to say it is back) and quits.
 import { EventEmitter } from 'node:events';
+import { forkNodeServer } from '../../../main/node-server-process.ts';
 
 export function record(event, details = {}) {
   process.stdout.write(`FAKE ${JSON.stringify({ event, ...details })}\n`);
@@ -42,6 +45,55 @@ class FakeWebContents extends EventEmitter {
   setWindowOpenHandler(handler) {
     this.openHandler = handler;
   }
+  send(channel, payload) {
+    record('send', { channel, payload });
+  }
+}
+
+let applicationMenu = null;
+export const Menu = {
+  buildFromTemplate: (template) => ({ template }),
+  setApplicationMenu(menu) {
+    applicationMenu = menu;
+    record('menu', { labels: menu.template.map((item) => item.label ?? item.role) });
+  },
+};
+
+/** Electron's utilityProcess, as a Node child process running the module with process.parentPort. */
+const utilities = [];
+export const utilityProcess = {
+  fork(modulePath, args, options) {
+    record('utility-fork', { modulePath, serviceName: options?.serviceName });
+    const child = forkNodeServer(modulePath, { execArgv: ['--import', 'tsx', '--import', new URL('./parent-port.mjs', import.meta.url).href] });
+    utilities.push(child);
+    return child;
+  },
+};
+
+export const net = { isOnline: () => true };
+
+export const clipboard = { writeText: (text) => record('clipboard', { text }) };
+
+const scenario = (process.env.FAKE_SCENARIO ?? '').split(',').filter(Boolean);
+
+async function play(window) {
+  for (const step of scenario) {
+    if (step === 'menu') {
+      const help = applicationMenu.template.find((item) => item.role === 'help');
+      for (const item of help.submenu.filter((i) => i.click)) {
+        record('click', { label: item.label });
+        await item.click();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (step === 'crash') {
+      const server = utilities.at(-1);
+      const back = new Promise((resolve) => window.once('title-restored', resolve));
+      record('kill-server', { pid: server.pid });
+      process.kill(server.pid, 'SIGKILL');
+      await back;
+    }
+  }
 }
 
 export class BrowserWindow extends EventEmitter {
@@ -73,11 +125,19 @@ export class BrowserWindow extends EventEmitter {
     });
     this.emit('ready-to-show');
     // Let the page "run" for a turn, then quit as a user closing the app would.
-    setImmediate(() => app.quit());
+    setImmediate(() => play(this).then(() => app.quit()));
   }
   show() {
     record('show');
   }
+  setTitle(title) {
+    record('title', { title });
+    if (title === 'Trainbench') this.emit('title-restored');
+  }
+  setProgressBar(value) {
+    record('progress', { value });
+  }
+  restore() {}
   isDestroyed() {
     return false;
   }
@@ -104,10 +164,15 @@ export const shell = {
   async openExternal(url) {
     record('open-external', { url });
   },
+  async openPath(path) {
+    record('open-path', { path });
+    return '';
+  },
 };
 
 export const dialog = {
-  async showMessageBox(options) {
+  async showMessageBox(windowOrOptions, maybeOptions) {
+    const options = maybeOptions ?? windowOrOptions;
     record('message-box', { title: options.title, detail: options.detail });
     return { response: 0 };
   },
