@@ -10,6 +10,7 @@ import renderer from './renderer.js';
 import desktop from './desktop.js';
 import packageSize from './package.js';
 import startup from './startup.js';
+import coaching from './coaching.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -24,6 +25,7 @@ const scenarios: [string, Scenario][] = [
   ['desktop', desktop],
   ['package', packageSize],
   ['startup', startup],
+  ['coaching', coaching],
 ];
 
 const only = process.argv.slice(2);

@@ -127,6 +127,8 @@ export interface ScenarioResult {
   product: QuickActionProduct;
   scenario: string;
   route: { id: number | null; name: string; model: string };
+  /** The coaching report whose real objections seeded it (params.coaching_report_id), else null. */
+  coaching_report_id: number | null;
 }
 
 export type QuickActionResult = CommissionResult | CompareResult | ScenarioResult;

@@ -77,6 +77,8 @@ export interface Transcription {
   attempts: TranscriptionAttempt[];
   /** The job that produced it. */
   job_id: number | null;
+  /** The audio is kept and can be played (GET /api/audio/transcriptions/{id}/recording). */
+  has_recording: boolean;
   created_at: string;
 }
 
@@ -213,4 +215,6 @@ export const AudioErrorCode = {
   modelExists: 'audio.model_exists',
   /** Models shipped in resources/models cannot be removed through the API. */
   modelReadOnly: 'audio.model_read_only',
+  /** The audio of the transcription is not kept (transcribed before recordings were kept, or removed by its owner). */
+  recordingUnavailable: 'audio.recording_unavailable',
 } as const;

@@ -23,6 +23,7 @@ import { audioRoutes } from './audio/audio.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
 import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
+import { coachingRoutes } from './coaching/coaching.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 
@@ -47,7 +48,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const app = new Koa({ proxy: false });

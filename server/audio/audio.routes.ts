@@ -21,6 +21,7 @@ import { listModels, modelDirs } from './models.js';
 import { getTranscription } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
 import { mkdirPrivate } from '../data-dir.js';
+import { removeRecording, sendRecording } from './recordings.js';
 
 /** How often a job run by another server (same database) is read again for its event stream. */
 const POLL_MS = 1_000;
@@ -148,6 +149,17 @@ export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: 
 
   router.get('/transcriptions/:id', requireUser, async (ctx) => {
     ctx.body = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+  });
+
+  // The kept audio of the caller's own transcription, seekable (Range); removing it keeps the text.
+  router.get('/transcriptions/:id/recording', requireUser, async (ctx) => {
+    const transcription = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+    await sendRecording(ctx, db, config.dataDir, transcription.id);
+  });
+
+  router.delete('/transcriptions/:id/recording', requireUser, async (ctx) => {
+    const transcription = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+    ctx.body = { id: transcription.id, has_recording: false, removed: await removeRecording(db, config.dataDir, transcription.id) };
   });
 
   // The deterministic call figures of a speaker-labelled transcription (server/audio/call-metrics.ts).

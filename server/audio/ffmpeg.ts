@@ -117,20 +117,29 @@ export interface DecodeOptions {
  * `invalid_audio` when ffmpeg fails or yields no sample (a file too damaged to decode).
  */
 export async function decodeAudio(source: string, target: string, { channels, signal }: DecodeOptions): Promise<void> {
+  const format = channels === 1 ? ['-f', 'wav'] : ['-f', 's16le'];
+  const stderr = await runFfmpeg(['-i', source, '-vn', '-map_metadata', '-1', '-ac', String(channels), '-ar', String(WHISPER_SAMPLE_RATE), '-c:a', 'pcm_s16le', ...format, target], signal);
+  const { size } = await fs.stat(target).catch(() => ({ size: 0 }));
+  const header = channels === 1 ? 44 : 0;
+  if (size <= header) throw invalid(`The audio holds no samples${stderr ? ` (${lastLine(stderr)})` : ''}`);
+}
+
+/** Runs ffmpeg quietly with `args` (after its common options); resolves with the tail of its stderr, 400 `invalid_audio` on failure. */
+async function runFfmpeg(args: string[], signal?: AbortSignal): Promise<string> {
   const ffmpeg = ffmpegBinaries().ffmpeg;
   if (!ffmpeg) throw new AppError(500, 'internal_error', 'ffmpeg is missing');
-  const format = channels === 1 ? ['-f', 'wav'] : ['-f', 's16le'];
-  const args = ['-nostdin', '-v', 'error', '-y', '-i', source, '-vn', '-map_metadata', '-1', '-ac', String(channels), '-ar', String(WHISPER_SAMPLE_RATE), '-c:a', 'pcm_s16le', ...format, target];
-  const stderr = await new Promise<string>((resolve, reject) => {
-    const child = spawn(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(ffmpeg, ['-nostdin', '-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'], signal });
     let text = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text = (text + chunk).slice(-4000)));
     child.once('error', reject);
     child.once('close', (code) => (code === 0 ? resolve(text) : reject(invalid(`The audio could not be decoded: ${lastLine(text) || `ffmpeg exited with ${code}`}`))));
   });
-  const { size } = await fs.stat(target).catch(() => ({ size: 0 }));
-  const header = channels === 1 ? 44 : 0;
-  if (size <= header) throw invalid(`The audio holds no samples${stderr ? ` (${lastLine(stderr)})` : ''}`);
+}
+
+/** Encodes the audio as Ogg/Opus at a speech bit rate, channels kept: for recordings in a format browsers do not play. */
+export async function encodeForPlayback(source: string, target: string, signal?: AbortSignal): Promise<void> {
+  await runFfmpeg(['-i', source, '-vn', '-map_metadata', '-1', '-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg', target], signal);
 }
 
 /** A 16 kHz 16-bit mono WAV header for `dataBytes` bytes of samples. */

@@ -18,6 +18,7 @@ import { failInterruptedJobs, findJob, insertJob, listJobs, updateJob, type JobC
 import { localSlot } from './local-slot.js';
 import type { ModelDirs } from './models.js';
 import { transcribe, type TranscribeRequest } from './transcribe.service.js';
+import { keepRecording } from './recordings.js';
 
 const PERCENT_WRITE_MS = 2_000;
 
@@ -68,7 +69,7 @@ export class TranscriptionJobs {
 
   constructor(
     private readonly db: Db,
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly modelDirs: ModelDirs,
     private readonly log: (err: unknown) => void,
   ) {
@@ -161,6 +162,7 @@ export class TranscriptionJobs {
         quality: 'accurate',
         signal,
         onProgress: (fraction, stage) => this.progress(live, fraction, stage),
+        keepRecording: () => keepRecording(this.dataDir, source, input.audio, this.log, signal),
         // A local-whisper route turns the job "running" once it holds the local slot; any other route at once.
         onRoute: (route) =>
           void this.change(live, { route, percent: 0, ...(route.provider !== 'local-whisper' && { state: 'running', stage: 'uploading', started_at: live.job.started_at ?? now() }) }).catch(this.log),

@@ -13,6 +13,7 @@ import { transcribeWithWhisperCpp } from './local-whisper.js';
 import { transcribeOverHttp } from './openai-transcriber.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
 import { findTranscription, insertTranscription } from './transcriptions.repository.js';
+import type { StoredRecording } from './recordings.js';
 
 export const TRANSCRIBE_PURPOSE = 'audio.transcribe';
 
@@ -26,6 +27,8 @@ export interface TranscribeRequest extends AudioInput {
   holdingLocalSlot<T>(work: () => Promise<T>): Promise<T>;
   /** Told which route is being tried. */
   onRoute(route: AudioRouteRef): void;
+  /** Keeps the audio once transcribed (moved out of filePath), or null when it is not kept. */
+  keepRecording?(): Promise<StoredRecording | null>;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -108,7 +111,7 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
     }
     await logAttempt(db, route, req, index + 1, startedAt, transcript.text);
     attempts.push({ route: routeRef(route), ok: true });
-    const record: Omit<Transcription, 'id'> = {
+    const record: Omit<Transcription, 'id' | 'has_recording'> = {
       filename: req.filename,
       file_size: req.fileSize,
       audio: req.audio,
@@ -122,8 +125,9 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
       job_id: req.jobId,
       created_at: now(),
     };
-    const id = await insertTranscription(db, { ...record, user_id: req.userId });
-    return { id, ...record };
+    const kept = (await req.keepRecording?.()) ?? null;
+    const id = await insertTranscription(db, { ...record, user_id: req.userId, recording: kept?.recording ?? null, recording_mime: kept?.recording_mime ?? null });
+    return { id, ...record, has_recording: kept !== null };
   }
   const summary = attempts.map((a) => `"${a.route.name}": ${a.error}`).join('; ');
   const refusal = refused && { reason: refused.reason, message: refused.message, routes: skipped.map(routeRef) };

@@ -4,7 +4,7 @@ import type { Page } from '../../contract/envelope.js';
 import type { AudioInfo, AudioRouteRef, Transcription, TranscriptionAttempt, TranscriptionSummary, TranscriptSegment } from '../../contract/audio.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 
-type NewTranscription = Omit<Transcription, 'id'> & { user_id: number };
+type NewTranscription = Omit<Transcription, 'id' | 'has_recording'> & { user_id: number; recording: string | null; recording_mime: string | null };
 
 interface TranscriptionRow {
   id: number | string;
@@ -23,10 +23,11 @@ interface TranscriptionRow {
   capability_zh: string;
   attempts: string;
   job_id: number | string | null;
+  recording: string | null;
   created_at: string;
 }
 
-const SUMMARY_COLUMNS = ['id', 'filename', 'file_size', 'audio', 'text', 'language', 'speakers_requested', 'has_speakers', 'route', 'left_local', 'capability_degraded', 'capability_zh', 'job_id', 'created_at'];
+const SUMMARY_COLUMNS = ['id', 'filename', 'file_size', 'audio', 'text', 'language', 'speakers_requested', 'has_speakers', 'route', 'left_local', 'capability_degraded', 'capability_zh', 'job_id', 'recording', 'created_at'];
 
 const UNKNOWN_ROUTE: AudioRouteRef = { id: 0, name: '', provider: 'openai-compatible', is_local: false };
 
@@ -44,6 +45,7 @@ const toSummary = (r: TranscriptionRow): TranscriptionSummary => ({
   capability_degraded: toBool(r.capability_degraded),
   capability_zh: r.capability_zh,
   job_id: toNullableNumber(r.job_id),
+  has_recording: r.recording !== null && r.recording !== undefined,
   created_at: r.created_at,
 });
 

@@ -24,7 +24,7 @@ export function chatRoutes({ db, requireUser }: Deps): Router {
   router.post('/message', async (ctx) => {
     const user = currentUser(ctx);
     const input = parseBody(ctx, MessageBody);
-    const { messages, product } = await coachPrompt(db, user.id, input);
+    const { messages, product } = await coachPrompt(db, user, input);
     await replyWithModelStream(
       ctx,
       db,
@@ -39,7 +39,8 @@ export function chatRoutes({ db, requireUser }: Deps): Router {
 
   router.post('/quick-action', async (ctx) => {
     const { action_id, params } = parseBody(ctx, QuickActionBody);
-    ctx.body = await runQuickAction(db, action_id, params, { userId: currentUser(ctx).id, signal: clientGone(ctx) });
+    const user = currentUser(ctx);
+    ctx.body = await runQuickAction(db, action_id, params, { userId: user.id, role: user.role, signal: clientGone(ctx) });
   });
 
   router.get('/history', async (ctx) => {

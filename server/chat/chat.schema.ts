@@ -10,6 +10,8 @@ export const MessageBody = z.object({
         .nullable()
         .optional(),
       page: z.string().trim().max(200).nullable().optional(),
+      // A role-play seeded with a coaching report's real objections (the report's scenario.launch.message).
+      coaching_report_id: z.number().int().positive().max(2_147_483_647).nullable().optional(),
     })
     .nullable()
     .optional(),
@@ -50,12 +52,17 @@ export const CompareParams = z
     path: ['product_codes'],
   });
 
-export const ScenarioParams = z.intersection(
-  ProductRef,
-  z.object({
+/** A product by code or id; with coaching_report_id the product may be left out (the report's product is used). */
+export const ScenarioParams = z
+  .object({
+    ...productRefFields,
+    coaching_report_id: z.number().int().positive().max(2_147_483_647).optional(),
     customer_profile: z.string().trim().max(500).optional(),
     difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
-  }),
-);
+  })
+  .refine((v) => given(v.product_code, v.product_id) === 1 || (v.coaching_report_id !== undefined && given(v.product_code, v.product_id) === 0), {
+    message: 'give product_code or product_id (one of them), or coaching_report_id',
+    path: ['product_code'],
+  });
 
 export const HistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });

@@ -39,11 +39,14 @@ export interface CoachContext {
   product: Product | null;
   chunks: ChunkHit[];
   page?: string;
+  /** A role-play from a real call (a coaching report's scenario). */
+  rolePlay?: string;
 }
 
-export function coachInstructions({ product, chunks, page }: CoachContext): string {
+export function coachInstructions({ product, chunks, page, rolePlay }: CoachContext): string {
   const parts = [COACH_ROLE];
   if (page) parts.push(`The employee is on the page: ${page}`);
+  if (rolePlay) parts.push(rolePlay);
   if (product) parts.push(`Product in context (the one the employee is looking at):\n${describeProduct(product)}`);
   if (chunks.length) {
     parts.push(`Knowledge base excerpts (approved sources; prefer them over general knowledge and name the source you use):\n${describeChunks(chunks)}`);

@@ -7,6 +7,7 @@ import { activeProductById } from './action-support.js';
 import { coachInstructions } from './coach-prompt.js';
 import { recentMessages } from './history.js';
 import type { MessageInput } from './chat.schema.js';
+import { rolePlayOf, type Reader } from '../coaching/reports.service.js';
 
 /** Finished exchanges (question + reply) of the conversation that go into each prompt. */
 export const HISTORY_TURNS_IN_PROMPT = 6;
@@ -36,13 +37,15 @@ export interface CoachPrompt {
   product: Product | null;
 }
 
-export async function coachPrompt(db: Db, userId: number, input: MessageInput): Promise<CoachPrompt> {
+export async function coachPrompt(db: Db, user: Reader, input: MessageInput): Promise<CoachPrompt> {
+  // Checked first: an unknown report is a 404 before anything streams.
+  const rolePlay = input.context?.coaching_report_id ? await rolePlayOf(db, user, input.context.coaching_report_id) : undefined;
   const [product, chunks, history] = await Promise.all([
-    contextProduct(db, input.context?.product_id),
+    contextProduct(db, input.context?.product_id ?? rolePlay?.productId),
     retrieveChunks(db, input.message),
-    recentMessages(db, userId, HISTORY_TURNS_IN_PROMPT * 2),
+    recentMessages(db, user.id, HISTORY_TURNS_IN_PROMPT * 2),
   ]);
-  const system = coachInstructions({ product, chunks, page: input.context?.page || undefined });
+  const system = coachInstructions({ product, chunks, page: input.context?.page || undefined, rolePlay: rolePlay?.instructions });
   return {
     product,
     messages: [{ role: 'system', content: system }, ...history.map(({ role, content }) => ({ role, content })), { role: 'user', content: input.message }],

@@ -33,4 +33,5 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   audio_local_quality: { schema: z.enum(['accurate', 'fast']), default: 'accurate' },
   /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
   update_base_url: { schema: updateUrl, default: '' },
+  coaching_admin_listen: { schema: z.boolean(), default: false },
 };

@@ -3,6 +3,7 @@
 // the way phones and call recorders do. Made once per version of this recipe and kept in the temp folder, so test
 // files (and runs) share them.
 import { execFileSync, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -118,4 +119,51 @@ export function toneWav(seconds: number): Uint8Array {
   wav.writeUInt32LE(samples * 2, 40);
   for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12_000), 44 + i * 2);
   return new Uint8Array(wav);
+}
+
+export interface CallTurn {
+  side: 'rep' | 'customer';
+  text: string;
+}
+
+export interface TimedTurn extends CallTurn {
+  start: number;
+  end: number;
+}
+
+/**
+ * A stereo call of the given turns, spoken by espeak-ng: the rep's voice on the left channel, the customer's on the
+ * right, PAUSE seconds between turns. Made once per set of turns (kept in the temp folder); returns the WAV and
+ * each turn's times on the call's timeline.
+ */
+export async function stereoCall(turns: CallTurn[]): Promise<{ file: string; turns: TimedTurn[] }> {
+  const key = crypto.createHash('sha256').update(JSON.stringify({ RECIPE, turns })).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), `trainbench-call-${key}`);
+  const meta = path.join(dir, 'turns.json');
+  if (!existsSync(meta)) {
+    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-call-make-'));
+    const f = (name: string) => path.join(scratch, name);
+    const silence = (name: string, length: number) => run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', f(name), 'trim', '0', String(length)]);
+    const timed: TimedTurn[] = [];
+    const left: string[] = [];
+    const right: string[] = [];
+    let at = 0;
+    for (const [i, turn] of turns.entries()) {
+      run('espeak-ng', ['-v', turn.side === 'rep' ? 'en-us' : 'en+f3', '-s', '165', '-w', f(`raw-${i}.wav`), turn.text]);
+      run('sox', [f(`raw-${i}.wav`), '-r', '16000', '-c', '1', '-b', '16', f(`turn-${i}.wav`)]);
+      const length = seconds(f(`turn-${i}.wav`));
+      silence(`quiet-${i}.wav`, length);
+      silence(`pause-${i}.wav`, PAUSE);
+      (turn.side === 'rep' ? left : right).push(f(`turn-${i}.wav`), f(`pause-${i}.wav`));
+      (turn.side === 'rep' ? right : left).push(f(`quiet-${i}.wav`), f(`pause-${i}.wav`));
+      timed.push({ ...turn, start: Math.round(at * 1000) / 1000, end: Math.round((at + length) * 1000) / 1000 });
+      at += length + PAUSE;
+    }
+    run('sox', [...left, f('left.wav')]);
+    run('sox', [...right, f('right.wav')]);
+    run('sox', ['-M', f('left.wav'), f('right.wav'), f('call.wav')]);
+    await fs.writeFile(path.join(scratch, 'turns.json'), JSON.stringify(timed));
+    await fs.rename(scratch, dir).catch(() => fs.rm(scratch, { recursive: true, force: true }));
+  }
+  return { file: path.join(dir, 'call.wav'), turns: JSON.parse(await fs.readFile(meta, 'utf8')) as TimedTurn[] };
 }

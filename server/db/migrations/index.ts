@@ -10,6 +10,7 @@ import * as builtinSkills from './008_builtin_skills.js';
 import * as chunkDurability from './009_chunk_durability.js';
 import * as audioJobs from './012_audio_jobs.js';
 import * as userLocale from './013_user_locale.js';
+import * as coaching from './015_coaching.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '009_chunk_durability': chunkDurability,
   '012_audio_jobs': audioJobs,
   '013_user_locale': userLocale,
+  '015_coaching': coaching,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
