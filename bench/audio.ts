@@ -11,7 +11,7 @@ import { openAsBlob } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { startBenchServer } from './harness.js';
+import { percentile, probeHealth, startBenchServer } from './harness.js';
 import { writeTinyWhisperModel } from '../tests/support/tiny-whisper-model.js';
 import { whisperArgs, whisperCppProgram } from '../server/audio/local-whisper.js';
 
@@ -50,11 +50,6 @@ function runDirect(program: string, args: string[]): Promise<void> {
   });
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-};
-
 export default async function audio(): Promise<void> {
   const program = whisperCppProgram();
   if (!program || !(await fs.stat(program).catch(() => undefined))) {
@@ -67,7 +62,7 @@ export default async function audio(): Promise<void> {
     const call = await makeCall(scratch);
     const model = path.join(server.dataDir, 'models', 'ggml-tiny-bench.bin');
     await fs.mkdir(path.dirname(model), { recursive: true });
-    await writeTinyWhisperModel(model);
+    await writeTinyWhisperModel(model, { segmentSeconds: 30 });
     await server.api('PUT', '/api/system/config', server.adminToken, { configs: { audio_local_quality: 'fast' } });
     await server.api('POST', '/api/ai/routes', server.adminToken, { name: 'Desk whisper', kind: 'audio', provider: 'local-whisper', model: 'ggml-tiny-bench.bin' });
 
@@ -78,16 +73,7 @@ export default async function audio(): Promise<void> {
     const direct = performance.now() - started;
 
     // The server, while a client asks for /api/health over and over.
-    const health: number[] = [];
-    let busy = true;
-    const probe = (async () => {
-      while (busy) {
-        const t = performance.now();
-        await fetch(`${server.url}/api/health`).then((r) => r.text());
-        health.push(performance.now() - t);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
+    const probe = probeHealth(server.url);
     const form = new FormData();
     form.append('speakers', 'true');
     form.append('language', 'en');
@@ -95,8 +81,7 @@ export default async function audio(): Promise<void> {
     started = performance.now();
     const res = await fetch(`${server.url}/api/audio/transcribe`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}` }, body: form });
     const served = performance.now() - started;
-    busy = false;
-    await probe;
+    const health = await probe.stop();
     const body = (await res.json()) as { data: { has_speakers: boolean; segments: unknown[]; audio: { duration: number } } | null; message: string };
     if (!res.ok || !body.data) throw new Error(`transcription failed: ${res.status} ${body.message}`);
 

@@ -1,32 +1,10 @@
-import { startBenchServer, type BenchContext } from './harness.js';
+import { startBenchServer, timedStream, type BenchContext, type Timed } from './harness.js';
 import { startFakeModel } from '../tests/support/fake-model.js';
 
 const SAMPLES = 300;
 const WARMUP = 30;
 const CONCURRENT_STREAMS = 50;
 const REPLY = Array.from({ length: 20 }, (_, i) => `piece${i} `);
-
-interface Timed {
-  /** Milliseconds from sending the request to the first `data:` bytes. */
-  firstEventMs: number;
-  status: number;
-  body: string;
-}
-
-/** POSTs JSON and reads the whole event stream, noting when the first event arrived. */
-async function timedStream(url: string, headers: Record<string, string>, body: unknown): Promise<Timed> {
-  const started = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const decoder = new TextDecoder();
-  let text = '';
-  let firstEventMs = Number.NaN;
-  const reader = res.body!.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    text += decoder.decode(read.value, { stream: true });
-    if (Number.isNaN(firstEventMs) && text.includes('data:')) firstEventMs = performance.now() - started;
-  }
-  return { firstEventMs, status: res.status, body: text };
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -84,10 +84,10 @@ export const resetPeakRss = (pid: number): void => writeFileSync(`/proc/${pid}/c
 let compiled: Promise<{ args: string[]; label: string }> | undefined;
 export function serverCommand(): Promise<{ args: string[]; label: string }> {
   compiled ??= (async () => {
-    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-bench-build-'));
-    process.once('exit', () => void import('node:fs').then((f) => f.rmSync(scratch, { recursive: true, force: true })));
-    const build = path.join(scratch, 'build');
-    await fs.symlink(path.join(root, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
+    // Inside the project, as dist/ is: the server finds its root (renderer, bundled programs, knowledge sources) by
+    // the package.json above its modules, and its dependencies in node_modules.
+    const build = await fs.mkdtemp(path.join(root, '.bench-build-'));
+    process.once('exit', () => rmSync(build, { recursive: true, force: true }));
     await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', build]).catch(() => undefined);
     const cli = path.join(build, 'server/cli.js');
     const built = await fs.stat(cli).then(() => true, () => false);
@@ -189,4 +189,53 @@ export interface BenchContext {
   bareKoa: { url: string };
   /** Measures the baseline again at another connection count (cached). */
   baselineAt(connections: number): Promise<LoadResult>;
+}
+
+/** The value at fraction `p` (0..1) of the sorted values. */
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+};
+
+/** Asks GET /api/health over and over (every 20 ms) until stopped; resolves with each answer's time in ms. */
+export function probeHealth(url: string): { stop(): Promise<number[]> } {
+  const times: number[] = [];
+  let busy = true;
+  const probing = (async () => {
+    while (busy) {
+      const t = performance.now();
+      await fetch(`${url}/api/health`).then((r) => r.text());
+      times.push(performance.now() - t);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      busy = false;
+      await probing;
+      return times;
+    },
+  };
+}
+
+export interface Timed {
+  /** Milliseconds from sending the request to the first `data:` bytes. */
+  firstEventMs: number;
+  status: number;
+  body: string;
+}
+
+/** POSTs JSON and reads the whole event stream, noting when the first event arrived. */
+export async function timedStream(url: string, headers: Record<string, string>, body: unknown): Promise<Timed> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const decoder = new TextDecoder();
+  let text = '';
+  let firstEventMs = Number.NaN;
+  const reader = res.body!.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    text += decoder.decode(read.value, { stream: true });
+    if (Number.isNaN(firstEventMs) && text.includes('data:')) firstEventMs = performance.now() - started;
+  }
+  return { firstEventMs, status: res.status, body: text };
 }

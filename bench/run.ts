@@ -11,6 +11,9 @@ import desktop from './desktop.js';
 import packageSize from './package.js';
 import startup from './startup.js';
 import coaching from './coaching.js';
+import memory from './memory.js';
+import sync from './sync.js';
+import llm from './llm.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -26,6 +29,9 @@ const scenarios: [string, Scenario][] = [
   ['package', packageSize],
   ['startup', startup],
   ['coaching', coaching],
+  ['memory', memory],
+  ['sync', sync],
+  ['llm', llm],
 ];
 
 const only = process.argv.slice(2);

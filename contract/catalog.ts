@@ -48,10 +48,18 @@ export interface CourseDetail extends Course {
   medias: MediaSummary[];
 }
 
+/** Why a row was refused, for a client to say in its own language (`error` says it in English). */
+export type ImportErrorCode = 'not_an_object' | 'duplicate_code' | 'required' | 'invalid_type' | 'too_small' | 'too_big' | 'invalid_value' | 'invalid_format' | 'invalid';
+
 export interface ImportRowError {
   row: number;
   field?: string;
   error: string;
+  code: ImportErrorCode;
+  /** invalid_type: what the field takes (`number`, `string`...). */
+  expected?: string;
+  /** duplicate_code: the earlier row with the same code. */
+  other_row?: number;
 }
 
 export interface ImportReport {

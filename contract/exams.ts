@@ -19,6 +19,8 @@ export interface Question {
   answer: string[];
   explanation: string;
   status: QuestionStatus;
+  /** Grows with every edit; records name the versions they were drawn from, so that they can be re-graded (docs/sync.md). */
+  version: number;
   created_at: string;
   updated_at: string;
 }
@@ -55,6 +57,13 @@ export interface ExamPaperAdmin extends ExamPaper {
 /** The caller's standing on one exam. `in_progress` = an open session that has not passed its deadline. */
 export type ExamStanding = 'not_started' | 'in_progress' | 'passed' | 'failed';
 
+/** The caller's open session of a paper (started, not submitted, before deadline + grace): to resume, not start again. */
+export interface OpenSession {
+  session_id: string;
+  deadline_at: string;
+  saved_at: string | null;
+}
+
 export interface ExamListItem
   extends Pick<ExamPaper, 'id' | 'name' | 'type' | 'domain' | 'question_count' | 'total_score' | 'pass_score' | 'duration_minutes' | 'max_attempts'> {
   status: ExamStanding;
@@ -63,6 +72,8 @@ export interface ExamListItem
   last_submitted_at: string | null;
   /** False when the attempts are used up or the domain has too few active questions. */
   can_start: boolean;
+  /** The latest open session when `status` is `in_progress`, else null. */
+  open_session: OpenSession | null;
 }
 
 export interface ExamCover extends ExamListItem {
@@ -155,6 +166,12 @@ export interface SubmitResult extends ExamOutcome {
   detail: AnswerDetail[];
 }
 
+/** GET /api/exam/sessions/{id}/explanations: once a session is submitted, each question's explanation as the bank has it now. */
+export interface QuestionExplanation {
+  question_id: number;
+  explanation: string;
+}
+
 export interface ExamRecord extends ExamOutcome {
   id: number;
   paper_id: number;
@@ -218,6 +235,7 @@ export const ExamErrorCode = {
   attemptsExhausted: 'exam.attempts_exhausted',
   sessionClosed: 'exam.session_closed',
   nothingToRetry: 'exam.nothing_to_retry',
+  sessionOpen: 'exam.session_open',
 } as const;
 
 /** Seconds after the deadline during which a submit still counts as on time (network, clock skew). */

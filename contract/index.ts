@@ -11,3 +11,7 @@ export * from './knowledge.js';
 export * from './media.js';
 export * from './knowledge-packs.js';
 export * from './audio.js';
+export * from './coaching.js';
+export * from './exam-stats.js';
+export * from './sync.js';
+export * from './security.js';

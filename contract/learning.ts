@@ -1,4 +1,5 @@
 /** Learning progress, points and the department leaderboard: per-user records the spec names without shapes (2.2). */
+import type { PositionKnowledge } from './users.js';
 
 export type CourseProgressStatus = 'not_started' | 'viewed' | 'completed';
 
@@ -80,3 +81,22 @@ export const PointRules = {
   /** First completion of a course. */
   courseCompleted: 5,
 } as const;
+
+/** A knowledge item of the caller's position, with the caller's progress when it is a course. */
+export interface MyPositionItem extends PositionKnowledge {
+  /** The caller's progress on the course the item names (kind `course`); null for products, texts and courses no longer offered. */
+  progress: CourseProgressStatus | null;
+}
+
+/** GET /api/learning/my-position: what the caller's position asks them to know. */
+export interface MyPosition {
+  /** null when the caller has no position. */
+  position: { id: number; name: string; description: string } | null;
+  /** In the position's order (sort_order, then id); mandatory and optional items alike. */
+  items: MyPositionItem[];
+  mandatory_count: number;
+  /** Mandatory items that are courses still offered: what can be completed. */
+  mandatory_courses: number;
+  /** Mandatory course items the caller has completed. */
+  mandatory_completed: number;
+}

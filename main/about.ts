@@ -1,6 +1,7 @@
 // The About dialog: the versions a support request needs (app, server API, database, Electron) and where the
 // data and the logs are.
 import type { ServerAbout } from '../server/start.js';
+import type { MainT } from './i18n.js';
 
 export interface AboutFacts {
   appVersion: string;
@@ -12,17 +13,17 @@ export interface AboutFacts {
   logsDir: string;
 }
 
-export function aboutText({ appVersion, server, versions, platform, dataDir, logsDir }: AboutFacts): { message: string; detail: string } {
-  const database = server ? `${server.database.engine} ${server.database.version}, schema ${server.database.schema}` : 'unknown (the local server is not running)';
+export function aboutText(t: MainT, { appVersion, server, versions, platform, dataDir, logsDir }: AboutFacts): { message: string; detail: string } {
+  const database = server ? t('about.schema', { ...server.database }) : t('about.databaseUnknown');
   return {
     message: `Trainbench ${appVersion}`,
     detail: [
-      `Server: ${server ? `${server.app_version}, API ${server.api_version}` : 'not running'}`,
-      `Database: ${database}`,
+      t('about.server', { server: server ? t('about.serverRunning', { app: server.app_version, api: server.api_version }) : t('about.serverStopped') }),
+      t('about.database', { database }),
       `Electron ${versions.electron ?? '-'} · Chromium ${versions.chrome ?? '-'} · Node ${versions.node} · ${platform}`,
       '',
-      `Data: ${dataDir}`,
-      `Logs: ${logsDir}`,
+      t('about.data', { path: dataDir }),
+      t('about.logs', { path: logsDir }),
     ].join('\n'),
   };
 }

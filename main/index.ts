@@ -17,6 +17,7 @@ import { mainLogger, type Logger } from './log.js';
 import { ServerSupervisor } from './server-supervisor.js';
 import { appMenuTemplate } from './menu.js';
 import { aboutText } from './about.js';
+import { mainTranslator, pickLanguage } from './i18n.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const preload = path.join(here, 'preload.cjs');
@@ -26,6 +27,7 @@ const openExternal = (url: string) => shell.openExternal(url);
 
 async function main(): Promise<void> {
   await app.whenReady();
+  const t = mainTranslator(pickLanguage(app.getPreferredSystemLanguages()));
   const config = desktopServerConfig(process.env, app.getPath('userData'), { packaged: app.isPackaged, resourcesPath: process.resourcesPath });
   const log = mainLogger(config.dataDir, !app.isPackaged);
   log.info(`Trainbench ${app.getVersion()} starting (Electron ${process.versions.electron ?? '-'}, ${process.platform} ${process.arch}); data in ${config.dataDir}`);
@@ -40,11 +42,11 @@ async function main(): Promise<void> {
     fork: () => utilityProcess.fork(serverEntry, [], { serviceName: 'Trainbench server', stdio: 'pipe' }),
     config,
     log,
-    onCrash: ({ restarting }) => restarting && showServerStatus({ state: 'restarting', message: 'the local server stopped unexpectedly and is restarting…' }),
+    onCrash: ({ restarting }) => restarting && showServerStatus({ state: 'restarting', message: t('server.restarting') }),
     onRestarted: () => showServerStatus({ state: 'running', message: null }),
     onGaveUp: (reason) => {
-      showServerStatus({ state: 'stopped', message: 'the local server is not running' });
-      void askAfterServerGaveUp(window, reason).then((choice) => {
+      showServerStatus({ state: 'stopped', message: t('server.stopped') });
+      void askAfterServerGaveUp(t, window, reason).then((choice) => {
         if (choice === 'quit') return app.quit();
         if (choice === 'logs') openLogFolder();
         supervisor.retry().catch((err: Error) => log.error('starting the server again failed', err.message));
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
     server = await supervisor.start();
   } catch (err) {
     log.error('the embedded server failed to start', err);
-    showStartupError(describeStartupError(err, config.dataDir));
+    showStartupError(describeStartupError(t, err, config.dataDir));
     app.exit(1);
     return;
   }
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     installedVersion: app.getVersion(),
     feedUrl: () => supervisor.request('update-base-url'),
     isOnline: () => net.isOnline(),
-    askToRestart: (version) => askToRestartForUpdate(window, version),
+    askToRestart: (version) => askToRestartForUpdate(t, window, version),
     publish: (status) => {
       window?.setProgressBar(status.state === 'downloading' && status.progress ? status.progress.percent / 100 : -1);
       sendEvent(window, 'update:status', status);
@@ -85,22 +87,23 @@ async function main(): Promise<void> {
   registerAppIpc(ipcMain, { appOrigin, version: app.getVersion(), openExternal, updates });
   const showAboutDialog = () =>
     void showAbout(
+      t,
       window,
-      aboutText({ appVersion: app.getVersion(), server: supervisor.current?.about ?? null, versions: process.versions, platform: `${process.platform} ${process.arch}`, dataDir: config.dataDir, logsDir: logsDir(config.dataDir) }),
+      aboutText(t, { appVersion: app.getVersion(), server: supervisor.current?.about ?? null, versions: process.versions, platform: `${process.platform} ${process.arch}`, dataDir: config.dataDir, logsDir: logsDir(config.dataDir) }),
     );
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, { openLogFolder, showAbout: showAboutDialog }, { devTools: !app.isPackaged })));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(t, process.platform, { openLogFolder, showAbout: showAboutDialog }, { devTools: !app.isPackaged })));
 
-  if (server.generatedAdminPassword) await showGeneratedAdminPassword(config.adminUsername, server.generatedAdminPassword);
+  if (server.generatedAdminPassword) await showGeneratedAdminPassword(t, config.adminUsername, server.generatedAdminPassword);
 
   const url = `${server.url}/`;
-  window = createMainWindow(url, preload, log);
+  window = createMainWindow(t, url, preload, log);
   app.on('second-instance', () => {
-    if (!window || window.isDestroyed()) window = createMainWindow(url, preload, log);
+    if (!window || window.isDestroyed()) window = createMainWindow(t, url, preload, log);
     if (window.isMinimized()) window.restore();
     window.focus();
   });
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(url, preload, log);
+    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(t, url, preload, log);
   });
   updates.start();
 }

@@ -1,10 +1,10 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Knex } from 'knex';
 import type { AppConfig } from './config.js';
 import type { Deps } from './context.js';
 import { envelope } from './http/envelope.js';
+import { jsonBody } from './http/json-body.js';
 import { dispatchByFirstSegment } from './http/dispatch.js';
 import { requireRole, requireUser } from './auth/guards.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -24,6 +24,8 @@ import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
 import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { coachingRoutes } from './coaching/coaching.routes.js';
+import { syncRoutes } from './sync/sync.routes.js';
+import { securityRoutes } from './security/security.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 
@@ -48,10 +50,11 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
-  const app = new Koa({ proxy: false });
+  // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.
+  const app = new Koa({ proxy: !!config.trustProxy });
   const stops: (() => unknown)[] = [];
   const user = requireUser(db, config.jwtSecret);
   const updates = new UpdateStatusBoard();
@@ -64,7 +67,7 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
   });
 
   app.use(envelope);
-  app.use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: false }));
+  app.use(jsonBody({ limit: '2mb' }));
   app.use(dispatchByFirstSegment(mounted, '/api'));
   app.use(serveRenderer());
   app.on('error', (err) => {

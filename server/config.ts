@@ -18,6 +18,10 @@ export interface AppConfig {
   adminUsername: string;
   adminPassword?: string;
   jwtSecret: string;
+  /** Honour X-Forwarded-For/-Proto (only behind a reverse proxy that sets them; TRUST_PROXY=1). */
+  trustProxy?: boolean;
+  /** A branch's periodic sync, in seconds (SYNC_INTERVAL_SECONDS; docs/sync.md). */
+  syncIntervalSeconds?: number;
 }
 
 export const SERVICE_NAME = 'trainbench';
@@ -58,7 +62,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     databaseUrl: env.DATABASE_URL || undefined,
     adminUsername: env.ADMIN_USERNAME || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
     jwtSecret: env.JWT_SECRET || installSecret(dataDir, 'jwt_secret'),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    syncIntervalSeconds: env.SYNC_INTERVAL_SECONDS ? Number(env.SYNC_INTERVAL_SECONDS) : undefined,
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { desktopServerConfig, SOURCE_LAYOUT } from '../server-config.js';
 import { ServerSupervisor } from '../server-supervisor.js';
 import { forkNodeServer } from '../node-server-process.js';
 import { describeStartupError } from '../startup-errors.js';
+import { mainTranslator } from '../i18n.js';
 import { mainLogger } from '../log.js';
 import { electronUserDataDir } from './user-data.js';
 
@@ -30,7 +31,7 @@ export async function runInBrowserMode(root: string, say: (line: string) => void
   try {
     server = await supervisor.start();
   } catch (err) {
-    const { title, detail } = describeStartupError(err, config.dataDir);
+    const { title, detail } = describeStartupError(mainTranslator('en'), err, config.dataDir); // the terminal speaks English, like npm
     log.error('the server failed to start', err);
     say(`${title}: ${detail.split('\n')[0]}`);
     return 1;

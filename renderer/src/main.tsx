@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { startI18n } from './i18n';
 import { watchConnection } from './api/connection';
+import 'antd/dist/antd.css';
 import './styles.css';
 
 watchConnection();

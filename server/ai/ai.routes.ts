@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { Deps } from '../context.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { RouteCreate, RouteListQuery, RouteUpdate, CallListQuery } from './model-routes.schema.js';
@@ -6,17 +7,30 @@ import { createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './m
 import { listAudioRouteStatus } from '../audio/audio-route-status.js';
 import { modelDirs } from '../audio/models.js';
 import { listCalls } from './model-calls.js';
+import { testRoute } from './route-test.js';
+import { mediaDirs } from '../media/media.storage.js';
+import { mountModelShelf } from '../audio/model-shelf.routes.js';
+import { chatShelf, CHAT_MODEL_NAME } from './local/chat-models.js';
+import { useModelDirs } from './local/local-completion.js';
+import { withLocalStatus } from './local/local-route-status.js';
+import { localLlm } from './local/llm-runtime.js';
 
-/** Model routes (admin, audio listing for any user) and the model-call log (admin) under /api/ai. */
-export function aiRoutes({ db, config, requireUser, requireAdmin }: Deps): Router {
+/**
+ * Model routes (admin, audio listing for any user), the local chat model files (admin) and the model-call log
+ * (admin) under /api/ai.
+ */
+export function aiRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/ai' });
+  const dirs = modelDirs(config.dataDir);
+  useModelDirs(db, dirs);
+  onClose(() => localLlm.close());
 
   // Before /routes/:id, which would otherwise take "audio" for an id. Says of each route whether it can run here.
   router.get('/routes/audio', requireUser, async (ctx) => {
-    ctx.body = await listAudioRouteStatus(db, modelDirs(config.dataDir));
+    ctx.body = await listAudioRouteStatus(db, dirs);
   });
   router.get('/routes', ...requireAdmin, async (ctx) => {
-    ctx.body = await listRoutes(db, parseQuery(ctx, RouteListQuery).kind);
+    ctx.body = await withLocalStatus(db, dirs, await listRoutes(db, parseQuery(ctx, RouteListQuery)));
   });
   router.post('/routes', ...requireAdmin, async (ctx) => {
     const route = await createRoute(db, parseBody(ctx, RouteCreate));
@@ -30,9 +44,14 @@ export function aiRoutes({ db, config, requireUser, requireAdmin }: Deps): Route
     const id = parseId(ctx.params.id, 'Model route');
     ctx.body = await updateRoute(db, id, parseBody(ctx, RouteUpdate));
   });
+  router.post('/routes/:id/test', ...requireAdmin, async (ctx) => {
+    ctx.body = await testRoute(db, parseId(ctx.params.id, 'Model route'));
+  });
   router.delete('/routes/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await deleteRoute(db, parseId(ctx.params.id, 'Model route'));
   });
+
+  mountModelShelf(router, { db, media: mediaDirs(config.dataDir), dirs, requireAdmin }, chatShelf, z.string().regex(CHAT_MODEL_NAME, 'must be a model file name such as qwen2.5-1.5b-instruct-q4_k_m.gguf'));
 
   router.get('/calls', ...requireAdmin, async (ctx) => {
     ctx.body = await listCalls(db, parseQuery(ctx, CallListQuery));

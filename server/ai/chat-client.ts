@@ -5,6 +5,7 @@ import type { StreamChat, StreamChatOptions } from './llm.js';
 import { chatRouteOrder, type ChatRoute } from './chat-route-order.js';
 import { newProgress, streamCompletion, type CompletionProgress } from './openai-stream.js';
 import { recordCall } from './model-calls.js';
+import { streamLocalCompletion } from './local/local-completion.js';
 
 /** The first route plus one retry on the next. */
 const MAX_ATTEMPTS = 2;
@@ -49,9 +50,12 @@ export const streamChat: StreamChat = async (db, options) => {
     const startedAt = Date.now();
     const progress = newProgress();
     try {
-      const text = await streamCompletion(route, options.messages, options.onToken, progress, options.signal);
+      const text =
+        route.provider === 'local-llama'
+          ? await streamLocalCompletion(db, route, options, options.onToken, progress, options.signal)
+          : await streamCompletion(route, options.messages, options.onToken, progress, options.signal);
       const callId = await logAttempt(db, route, options, index + 1, startedAt, progress);
-      return { route: { id: route.id, name: route.name, model: route.model }, text, call_id: callId, attempts: index + 1 };
+      return { route: { id: route.id, name: route.name, model: route.model, local: route.is_local }, text, call_id: callId, attempts: index + 1 };
     } catch (err) {
       await logAttempt(db, route, options, index + 1, startedAt, progress, err);
       if (options.signal?.aborted) throw abortError(options.signal.reason);

@@ -1,5 +1,6 @@
 // Contract of the model client, implemented by the AI domain and used by the coach chat and the workbench.
 import type { Db } from '../db/knex.js';
+import type { AnsweringRoute } from '../../contract/ai.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -12,13 +13,20 @@ export interface StreamChatOptions {
   signal?: AbortSignal;
   /** Called for every piece of the reply as it arrives. */
   onToken(text: string): void;
+  /**
+   * The reply must be JSON following this schema. A local route enforces it while sampling (a grammar); remote
+   * routes are asked in the prompt, as before, and their reply is parsed leniently by the caller.
+   */
+  jsonSchema?: object;
+  /** While the reply waits for the local model: its place in line (1 runs next). */
+  onQueued?(position: number): void;
   /** Recorded with the call in the model-call log. */
   log?: { user_id?: number; specialist_key?: string; task_id?: number; purpose?: string };
 }
 
 export interface StreamChatResult {
-  /** The route that answered; id null for the system-config route. */
-  route: { id: number | null; name: string; model: string };
+  /** The route that answered; id null for the system-config route, local when it ran on this computer. */
+  route: AnsweringRoute;
   text: string;
   /** The model_calls row of the answering attempt (null if the log write failed). */
   call_id?: number | null;

@@ -5,9 +5,11 @@ import { now } from '../db/time.js';
 import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 import { maskSecret } from '../system/config.service.js';
 import type { RouteUpdateInput } from './model-routes.schema.js';
+import { searchAndPage } from '../db/paginate.js';
+import type { SearchPagingFilter } from '../http/validate.js';
 
 /** As stored: the key in clear, booleans as the driver returns them. */
-export type ModelRouteRow = Omit<AiRoute, 'has_api_key' | 'enabled' | 'is_local'> & { enabled: boolean | number; is_local: boolean | number };
+export type ModelRouteRow = Omit<AiRoute, 'has_api_key' | 'enabled' | 'is_local' | 'for_branches'> & { enabled: boolean | number; is_local: boolean | number; for_branches: boolean | number };
 
 /** What leaves the server: the key masked. */
 export const toAiRoute = (r: ModelRouteRow): AiRoute => ({
@@ -22,6 +24,7 @@ export const toAiRoute = (r: ModelRouteRow): AiRoute => ({
   priority: Number(r.priority),
   enabled: toBool(r.enabled),
   is_local: toBool(r.is_local),
+  for_branches: toBool(r.for_branches),
   connect_timeout_ms: toNullableNumber(r.connect_timeout_ms),
   idle_timeout_ms: toNullableNumber(r.idle_timeout_ms),
   created_at: r.created_at,
@@ -30,24 +33,30 @@ export const toAiRoute = (r: ModelRouteRow): AiRoute => ({
 
 const inOrder = (db: Db) => db<ModelRouteRow>('ai_routes').orderBy([{ column: 'priority' }, { column: 'id' }]);
 
-function queryRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean }): Promise<ModelRouteRow[]> {
+/** By priority, then id; `q` searches name and model, `page` + `size` page them (all when neither is given). */
+function queryRouteRows(db: Db, filter: RouteRowFilter): Promise<ModelRouteRow[]> {
   const query = inOrder(db);
   if (filter.kind) query.where('kind', filter.kind);
   if (filter.enabledOnly) query.where('enabled', true);
-  return query;
+  return searchAndPage(query, ['name', 'model'], filter);
 }
+
+type RouteRowFilter = SearchPagingFilter & { kind?: AiRouteKind; enabledOnly?: boolean };
 
 /** The enabled routes of a kind are read before every model call; the writers below clear them. */
 const enabledRoutesCache = perDatabase<ModelRouteRow[]>({ maxBytes: 256 * 1024, ttlMs: 2_000 });
 
-export async function listRouteRows(db: Db, filter: { kind?: AiRouteKind; enabledOnly?: boolean } = {}): Promise<ModelRouteRow[]> {
+/** For writers outside this module (routes arriving from the central server). */
+export const routesChanged = (db: Db): void => clearAfterWrite(enabledRoutesCache(db), db);
+
+export async function listRouteRows(db: Db, filter: RouteRowFilter = {}): Promise<ModelRouteRow[]> {
   if (!filter.enabledOnly || !filter.kind) return queryRouteRows(db, filter);
   return [...(await enabledRoutesCache(db).get(filter.kind, () => queryRouteRows(db, filter)))!];
 }
 
 export const findRouteRow = (db: Db, id: number): Promise<ModelRouteRow | undefined> => db<ModelRouteRow>('ai_routes').where({ id }).first();
 
-export type RouteValues = Omit<ModelRouteRow, 'id' | 'created_at' | 'updated_at' | 'enabled' | 'is_local'> & { enabled: boolean; is_local: boolean };
+export type RouteValues = Omit<ModelRouteRow, 'id' | 'created_at' | 'updated_at' | 'enabled' | 'is_local' | 'for_branches'> & { enabled: boolean; is_local: boolean; for_branches: boolean };
 
 export async function insertRoute(db: Db, values: RouteValues): Promise<number> {
   const stamp = now();

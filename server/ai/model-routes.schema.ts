@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AiProviders, AiRouteKinds } from '../../contract/ai.js';
-import { Paging } from '../http/validate.js';
+import { Paging, SearchPaging } from '../http/validate.js';
 
 const httpUrl = z
   .string()
@@ -21,19 +21,23 @@ const RouteFields = z.object({
   priority: z.number().int().min(0).max(1_000_000),
   enabled: z.boolean(),
   is_local: z.boolean(),
+  for_branches: z.boolean(),
   connect_timeout_ms: timeoutMs,
   idle_timeout_ms: timeoutMs,
 });
 
-/** A local-whisper route runs whisper.cpp on this machine: it has no URL (an empty base_url is stored). */
-export const urlNeeded = (v: { provider?: string; base_url?: string }) => v.provider === 'local-whisper' || (v.base_url !== undefined && v.base_url !== '');
-export const urlIssue = { message: 'required (only local-whisper routes have no URL)', path: ['base_url'] };
+/** Providers that run on this machine: they have no URL (an empty base_url is stored). */
+export const LOCAL_PROVIDERS: readonly string[] = ['local-whisper', 'local-llama'];
 
-/** The chat client speaks only the OpenAI-compatible protocol. */
-export const chatNeedsOpenAi = (v: { kind?: string; provider?: string }) => v.kind !== 'chat' || v.provider === undefined || v.provider === 'openai-compatible';
-export const chatProviderIssue = { message: 'chat routes must use provider openai-compatible', path: ['provider'] };
+export const urlNeeded = (v: { provider?: string; base_url?: string }) => LOCAL_PROVIDERS.includes(v.provider ?? '') || (v.base_url !== undefined && v.base_url !== '');
+export const urlIssue = { message: 'required (only local-whisper and local-llama routes have no URL)', path: ['base_url'] };
 
-export const RouteCreate = RouteFields.partial({ base_url: true, api_key: true, priority: true, enabled: true, is_local: true, connect_timeout_ms: true, idle_timeout_ms: true })
+/** Chat routes speak the OpenAI-compatible protocol or run a local GGUF model; audio routes never run a chat model. */
+export const chatNeedsOpenAi = (v: { kind?: string; provider?: string }) =>
+  v.provider === undefined || (v.kind === 'chat' ? v.provider === 'openai-compatible' || v.provider === 'local-llama' : v.provider !== 'local-llama');
+export const chatProviderIssue = { message: 'chat routes use provider openai-compatible or local-llama; local-llama is for chat routes only', path: ['provider'] };
+
+export const RouteCreate = RouteFields.partial({ base_url: true, api_key: true, priority: true, enabled: true, is_local: true, for_branches: true, connect_timeout_ms: true, idle_timeout_ms: true })
   .strict()
   .refine(chatNeedsOpenAi, chatProviderIssue)
   .refine(urlNeeded, urlIssue);
@@ -42,7 +46,9 @@ export type RouteCreateInput = z.output<typeof RouteCreate>;
 export const RouteUpdate = RouteFields.partial().strict();
 export type RouteUpdateInput = z.output<typeof RouteUpdate>;
 
-export const RouteListQuery = z.object({ kind: z.enum(AiRouteKinds).optional() });
+/** `q` searches name and model; `page` + `size` page the list (all when neither is given). */
+export const RouteListQuery = SearchPaging.extend({ kind: z.enum(AiRouteKinds).optional() });
+export type RouteListFilter = z.output<typeof RouteListQuery>;
 
 export const CallListQuery = Paging.extend({
   status: z.enum(['ok', 'failed', 'aborted']).optional(),

@@ -1,8 +1,8 @@
 import type { Db } from '../db/knex.js';
-import type { AiRoute, AiRouteKind } from '../../contract/ai.js';
+import type { AiRoute } from '../../contract/ai.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { maskSecret } from '../system/config.service.js';
-import { chatNeedsOpenAi, chatProviderIssue, urlIssue, urlNeeded, type RouteCreateInput, type RouteUpdateInput } from './model-routes.schema.js';
+import { chatNeedsOpenAi, chatProviderIssue, LOCAL_PROVIDERS, urlIssue, urlNeeded, type RouteCreateInput, type RouteListFilter, type RouteUpdateInput } from './model-routes.schema.js';
 import { deleteRouteRow, findRouteRow, insertRoute, listRouteRows, toAiRoute, updateRouteRow, type ModelRouteRow } from './model-routes.repository.js';
 
 export const DEFAULT_ROUTE_PRIORITY = 100;
@@ -16,8 +16,8 @@ export const isLoopbackUrl = (url: string): boolean => {
   return LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost') || /^127\./.test(host);
 };
 
-export async function listRoutes(db: Db, kind?: AiRouteKind): Promise<AiRoute[]> {
-  return (await listRouteRows(db, { kind })).map(toAiRoute);
+export async function listRoutes(db: Db, filter: RouteListFilter = {}): Promise<AiRoute[]> {
+  return (await listRouteRows(db, filter)).map(toAiRoute);
 }
 
 async function findRoute(db: Db, id: number): Promise<ModelRouteRow> {
@@ -38,7 +38,8 @@ export async function createRoute(db: Db, input: RouteCreateInput): Promise<AiRo
     api_key: input.api_key ?? '',
     priority: input.priority ?? DEFAULT_ROUTE_PRIORITY,
     enabled: input.enabled ?? true,
-    is_local: input.is_local ?? (input.provider === 'local-whisper' || isLoopbackUrl(baseUrl)),
+    is_local: input.is_local ?? (LOCAL_PROVIDERS.includes(input.provider) || isLoopbackUrl(baseUrl)),
+    for_branches: input.for_branches ?? false,
     connect_timeout_ms: input.connect_timeout_ms ?? null,
     idle_timeout_ms: input.idle_timeout_ms ?? null,
   });

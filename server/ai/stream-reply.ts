@@ -21,7 +21,8 @@ const warn = (what: string, err: unknown) => {
 };
 
 /**
- * Streams `{type:"text"}` events, then `{type:"done"}`. The stream opens with the first piece of the reply, so
+ * Streams `{type:"text"}` events, then `{type:"done", route}`; `{type:"queued", position}` first while the reply
+ * waits in line for the local model. The stream opens with the first event, so
  * whatever fails before it (no route: 500 `no_model_route`; every route failed) still answers with the
  * envelope and its status. A failure after that sends `{type:"error", message}` and ends the stream. A client
  * that disconnects aborts the upstream request. Resolves once the stream is open; Koa then pipes it while the
@@ -33,7 +34,12 @@ export async function replyWithModelStream(ctx: Context, db: Db, request: Omit<S
   const events = lazyEventStream(ctx);
   const send = (event: ChatStreamEvent) => events.send(event);
 
-  const call = streamChat(db, { ...request, signal: disconnect.signal, onToken: (content) => send({ type: 'text', content }) });
+  const call = streamChat(db, {
+    ...request,
+    signal: disconnect.signal,
+    onToken: (content) => send({ type: 'text', content }),
+    onQueued: (position) => send({ type: 'queued', position }),
+  });
   const finished = call.then(
     async (result) => {
       try {
@@ -41,7 +47,7 @@ export async function replyWithModelStream(ctx: Context, db: Db, request: Omit<S
       } catch (err) {
         warn('storing a finished model reply failed', err);
       }
-      send({ type: 'done' });
+      send({ type: 'done', route: result.route });
       events.end();
     },
     async (err: unknown) => {

@@ -4,20 +4,20 @@ import type { Context, Next } from 'koa';
 import type { Deps } from '../context.js';
 import { MAX_AUDIO_BYTES, type TranscriptionJob, type TranscriptionJobEvent } from '../../contract/audio.js';
 import { currentUser } from '../auth/guards.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { openEventStream } from '../http/sse.js';
-import { parseBody, parseId, parseQuery, parseWith } from '../http/validate.js';
+import { parseId, parseQuery } from '../http/validate.js';
 import { mediaDirs } from '../media/media.storage.js';
-import { UploadId } from '../media/media.schema.js';
 import { baseName } from './audio-formats.js';
 import { callFigures } from './call-metrics.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
-import { JobListQuery, ModelName, ModelUploadInit, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
+import { JobListQuery, ModelName, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
 import { probeAudio } from './ffmpeg.js';
 import { TranscriptionJobs, isFinished } from './jobs.service.js';
-import { completeModelUpload, openModelUpload, removeModel, verifyModel } from './model-install.js';
-import { listModels, modelDirs } from './models.js';
+import { speechShelf } from './model-install.js';
+import { mountModelShelf } from './model-shelf.routes.js';
+import { modelDirs } from './models.js';
 import { getTranscription } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
 import { mkdirPrivate } from '../data-dir.js';
@@ -171,35 +171,7 @@ export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: 
     ctx.body = callFigures(transcription.segments);
   });
 
-  const modelName = (ctx: Context) => {
-    const parsed = ModelName.safeParse(ctx.params.name);
-    if (!parsed.success) throw notFound(`Model ${ctx.params.name}`);
-    return parsed.data;
-  };
-
-  router.get('/models', ...requireAdmin, async (ctx) => {
-    ctx.body = await listModels(db, models);
-  });
-
-  router.post('/models', ...requireAdmin, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await openModelUpload(db, media, models, currentUser(ctx), parseBody(ctx, ModelUploadInit));
-  });
-
-  router.post('/models/uploads/:uploadId/complete', ...requireAdmin, async (ctx) => {
-    const uploadId = parseWith(UploadId, ctx.params.uploadId);
-    const { model, created } = await completeModelUpload(db, media, models, currentUser(ctx), uploadId);
-    ctx.status = created ? 201 : 200;
-    ctx.body = model;
-  });
-
-  router.post('/models/:name/verify', ...requireAdmin, async (ctx) => {
-    ctx.body = await verifyModel(db, models, modelName(ctx));
-  });
-
-  router.delete('/models/:name', ...requireAdmin, async (ctx) => {
-    ctx.body = await removeModel(db, models, modelName(ctx));
-  });
+  mountModelShelf(router, { db, media, dirs: models, requireAdmin }, speechShelf, ModelName);
 
   return router;
 }

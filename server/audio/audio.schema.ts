@@ -61,15 +61,17 @@ export const JobListQuery = Paging.extend({ state: z.enum(TranscriptionJobStates
 
 export const ModelName = z.string().regex(MODEL_NAME, 'must be a model file name such as ggml-base.bin');
 
-export const ModelUploadInit = z
-  .object({
-    filename: ModelName,
-    file_size: z.number().int().positive().max(8 * 1024 * 1024 * 1024),
-    /** When given, the completed file must have this sha256. */
-    sha256: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
-      .transform((v) => v.toLowerCase())
-      .optional(),
-  })
-  .strict();
+/** POST …/models of a model shelf: the file name as the shelf names its models. */
+export const modelUploadInit = (name: z.ZodType<string>) =>
+    z
+    .object({
+      filename: name,
+      file_size: z.number().int().positive().max(8 * 1024 * 1024 * 1024),
+      /** When given, the completed file must have this sha256. */
+      sha256: z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
+        .transform((v) => v.toLowerCase())
+        .optional(),
+    })
+    .strict();

@@ -1,11 +1,14 @@
 // At most one local transcription at a time: whisper.cpp uses every core but one, and two at once would each take
 // twice as long while making the server sluggish. Waiters are served in the order they came, and can tell their
-// place. One slot per server process; the desktop app runs one server per machine (docs/architecture.md).
+// place. One slot per server process; the desktop app runs one server per machine (docs/architecture.md). The local
+// chat model uses the same kind of line with a capacity an admin sets (local_llm_concurrency).
 
 type Waiter = { key: number; grant: (release: () => void) => void; fail: (reason: unknown) => void };
 
 export class LocalSlot {
-  private holder: number | undefined;
+  private readonly holders = new Set<number>();
+  /** How many keys may hold the slot at once. */
+  private capacity = 1;
   private readonly waiting: Waiter[] = [];
   private readonly listeners = new Set<() => void>();
 
@@ -17,6 +20,22 @@ export class LocalSlot {
 
   private changed() {
     for (const listener of this.listeners) listener();
+  }
+
+  /** Takes effect as holders leave (a smaller capacity never stops a holder). */
+  setCapacity(capacity: number) {
+    this.capacity = Math.max(1, capacity);
+    this.next();
+  }
+
+  /** Keys holding the slot now. */
+  get busy(): number {
+    return this.holders.size;
+  }
+
+  /** Keys waiting for it. */
+  get waitingCount(): number {
+    return this.waiting.length;
   }
 
   /** 1 for the next to run; undefined when `key` is not waiting. */
@@ -50,18 +69,16 @@ export class LocalSlot {
   }
 
   private next() {
-    if (this.holder === undefined) {
-      const waiter = this.waiting.shift();
-      if (waiter) {
-        this.holder = waiter.key;
-        let released = false;
-        waiter.grant(() => {
-          if (released) return;
-          released = true;
-          this.holder = undefined;
-          this.next();
-        });
-      }
+    while (this.holders.size < this.capacity && this.waiting.length) {
+      const waiter = this.waiting.shift()!;
+      this.holders.add(waiter.key);
+      let released = false;
+      waiter.grant(() => {
+        if (released) return;
+        released = true;
+        this.holders.delete(waiter.key);
+        this.next();
+      });
     }
     this.changed();
   }

@@ -171,7 +171,9 @@ export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioIn
     });
     done += pass.seconds;
     languages.push([result.language, pass.seconds]);
-    for (const s of result.segments) {
+    for (const found of result.segments) {
+      // whisper.cpp may time a segment past the end of what it heard (its windows are 30 s).
+      const s = { ...found, start: Math.min(found.start, pass.seconds), end: Math.min(found.end, pass.seconds) };
       segments.push(pass.map ? { start: toCallTime(pass.map, s.start), end: toCallTime(pass.map, s.end, true), text: s.text, speaker: pass.speaker! } : s);
     }
   }

@@ -1,6 +1,7 @@
-// An admin installs a speech model from a file on the laptop: a chunked upload (the media machinery: resumable,
-// chunks in any order, GET /api/media/upload/{id} says what is missing) whose completion checks the file is a ggml
-// Whisper model (and has the sha256 given at the start, if one was), then moves it into DATA_DIR/models.
+// An admin installs a model file from the laptop: a chunked upload (the media machinery: resumable, chunks in any
+// order, GET /api/media/upload/{id} says what is missing) whose completion checks the file is a model of the
+// shelf's kind (and has the sha256 given at the start, if one was), then moves it into DATA_DIR/models. Speech
+// models (ggml Whisper, here) and chat models (GGUF, server/ai/local/chat-models.ts) are two shelves of one store.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/knex.js';
@@ -10,28 +11,58 @@ import { AppError, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { completeUploadFor, openUploadSession, type UploadSessionRow } from '../media/media.chunked.js';
 import type { MediaDirs } from '../media/media.storage.js';
-import { describeModel, findModels, hasGgmlMagic, sha256File, type ModelDirs } from './models.js';
+import { describeModel, findModels, hasGgmlMagic, MODEL_NAME, sha256File, type FoundModel, type ModelDirs } from './models.js';
 
-export const MODEL_UPLOAD_PURPOSE = 'audio_model';
+/** One kind of model file in the model folders. */
+export interface ModelShelf<M> {
+  /** The upload sessions' purpose. */
+  purpose: string;
+  /** The file names of this kind. */
+  pattern: RegExp;
+  /** Why the uploaded file is not a model of this kind; undefined when it is one. */
+  invalid(file: string, name: string): Promise<string | undefined>;
+  describe(db: Db, found: FoundModel): Promise<M>;
+  completeUrl(uploadId: string): string;
+}
+
+export const speechShelf: ModelShelf<AudioModel> = {
+  purpose: 'audio_model',
+  pattern: MODEL_NAME,
+  invalid: async (file, name) => ((await hasGgmlMagic(file)) ? undefined : `${name} is not a ggml Whisper model (it does not start with the ggml magic number)`),
+  describe: describeModel,
+  completeUrl: (uploadId) => `/api/audio/models/uploads/${uploadId}/complete`,
+};
 
 const exists = (p: string) => fs.stat(p).then(() => true, () => false);
 
-async function installedModel(db: Db, dirs: ModelDirs, name: string): Promise<AudioModel> {
-  const found = (await findModels(dirs)).find((m) => m.name === name);
+async function findOnShelf<M>(dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<FoundModel> {
+  const found = (await findModels(dirs, shelf.pattern)).find((m) => m.name === name);
   if (!found) throw notFound(`Model ${name}`);
-  return describeModel(db, found);
+  return found;
+}
+
+async function installedModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<M> {
+  return shelf.describe(db, await findOnShelf(dirs, shelf, name));
 }
 
 const modelExists = (name: string) => new AppError(409, AudioErrorCode.modelExists, `A model named ${name} is installed already: remove it first`);
 
-export async function openModelUpload(db: Db, media: MediaDirs, dirs: ModelDirs, user: User, input: { filename: string; file_size: number; sha256?: string }): Promise<ModelUploadInit> {
+export async function openModelUpload<M>(
+  db: Db,
+  media: MediaDirs,
+  dirs: ModelDirs,
+  shelf: ModelShelf<M>,
+  user: User,
+  input: { filename: string; file_size: number; sha256?: string },
+): Promise<ModelUploadInit> {
   if (await exists(path.join(dirs.data, input.filename))) throw modelExists(input.filename);
-  const session = await openUploadSession(db, media, user, { filename: input.filename, file_size: input.file_size, purpose: MODEL_UPLOAD_PURPOSE, expected_sha256: input.sha256 });
-  return { ...session, chunk_url: '/api/media/upload/chunk', complete_url: `/api/audio/models/uploads/${session.upload_id}/complete` };
+  const session = await openUploadSession(db, media, user, { filename: input.filename, file_size: input.file_size, purpose: shelf.purpose, expected_sha256: input.sha256 });
+  return { ...session, chunk_url: '/api/media/upload/chunk', complete_url: shelf.completeUrl(session.upload_id) };
 }
 
-async function install(db: Db, dirs: ModelDirs, file: string, session: UploadSessionRow): Promise<AudioModel> {
-  if (!(await hasGgmlMagic(file))) throw new AppError(400, AudioErrorCode.invalidModel, `${session.filename} is not a ggml Whisper model (it does not start with the ggml magic number)`);
+async function install<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, file: string, session: UploadSessionRow): Promise<M> {
+  const invalid = await shelf.invalid(file, session.filename);
+  if (invalid) throw new AppError(400, AudioErrorCode.invalidModel, invalid);
   const sha256 = await sha256File(file);
   if (session.expected_sha256 && session.expected_sha256 !== sha256) {
     throw new AppError(400, AudioErrorCode.invalidModel, `${session.filename} has sha256 ${sha256}, not the ${session.expected_sha256} given when the upload started: send the chunks again`, { sha256, expected: session.expected_sha256 });
@@ -45,33 +76,38 @@ async function install(db: Db, dirs: ModelDirs, file: string, session: UploadSes
     .insert({ file_path: target, size: stat.size, mtime_ms: Math.floor(stat.mtimeMs), sha256, computed_at: now() })
     .onConflict('file_path')
     .merge(['size', 'mtime_ms', 'sha256', 'computed_at']);
-  return installedModel(db, dirs, session.filename);
+  return installedModel(db, dirs, shelf, session.filename);
 }
 
 /** 201 with the model the first time; the same model again (200) when the client retries a completed upload. */
-export async function completeModelUpload(db: Db, media: MediaDirs, dirs: ModelDirs, user: User, uploadId: string): Promise<{ model: AudioModel; created: boolean }> {
+export async function completeModelUpload<M>(db: Db, media: MediaDirs, dirs: ModelDirs, shelf: ModelShelf<M>, user: User, uploadId: string): Promise<{ model: M; created: boolean }> {
   const { result, created } = await completeUploadFor(db, media, user, uploadId, {
-    purpose: MODEL_UPLOAD_PURPOSE,
-    finish: async (file, session) => ({ result: await install(db, dirs, file, session) }),
-    completed: (session) => installedModel(db, dirs, session.filename),
+    purpose: shelf.purpose,
+    finish: async (file, session) => ({ result: await install(db, dirs, shelf, file, session) }),
+    completed: (session) => installedModel(db, dirs, shelf, session.filename),
   });
   return { model: result, created };
 }
 
 /** Hashes the file again, whatever the cache says (a file changed in place keeps its size and may keep its mtime). */
-export async function verifyModel(db: Db, dirs: ModelDirs, name: string): Promise<AudioModel> {
-  const found = (await findModels(dirs)).find((m) => m.name === name);
-  if (!found) throw notFound(`Model ${name}`);
+export async function verifyModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<M> {
+  const found = await findOnShelf(dirs, shelf, name);
   await db('audio_model_hashes').where({ file_path: found.path }).delete();
-  return describeModel(db, found);
+  return shelf.describe(db, found);
 }
 
 /** Removes an installed model; the ones shipped in resources/models are read only. */
-export async function removeModel(db: Db, dirs: ModelDirs, name: string): Promise<{ name: string; deleted: true }> {
-  const found = (await findModels(dirs)).find((m) => m.name === name);
-  if (!found) throw notFound(`Model ${name}`);
+export async function removeModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<{ name: string; deleted: true }> {
+  const found = await findOnShelf(dirs, shelf, name);
   if (found.location !== 'data') throw new AppError(409, AudioErrorCode.modelReadOnly, `${name} ships with the application (resources/models) and cannot be removed here`);
   await fs.rm(found.path, { force: true });
   await db('audio_model_hashes').where({ file_path: found.path }).delete();
   return { name, deleted: true };
+}
+
+/** Every model of the shelf, described one at a time (hashing several gigabytes at once would only make each slower). */
+export async function listShelf<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>): Promise<M[]> {
+  const models: M[] = [];
+  for (const model of await findModels(dirs, shelf.pattern)) models.push(await shelf.describe(db, model));
+  return models;
 }

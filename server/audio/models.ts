@@ -50,7 +50,7 @@ export function modelDirs(dataDir: string): ModelDirs {
   return { resources: [...new Set(resources)], data: path.join(dataDir, 'models') };
 }
 
-interface FoundModel {
+export interface FoundModel {
   name: string;
   path: string;
   location: AudioModel['location'];
@@ -58,11 +58,11 @@ interface FoundModel {
   mtimeMs: number;
 }
 
-async function filesIn(dir: string, location: AudioModel['location']): Promise<FoundModel[]> {
+async function filesIn(dir: string, location: AudioModel['location'], pattern: RegExp): Promise<FoundModel[]> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   const found = await Promise.all(
     names
-      .filter((name) => MODEL_NAME.test(name))
+      .filter((name) => pattern.test(name))
       .map(async (name) => {
         const stat = await fs.stat(path.join(dir, name)).catch(() => undefined);
         return stat?.isFile() ? { name, path: path.join(dir, name), location, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) } : undefined;
@@ -71,9 +71,12 @@ async function filesIn(dir: string, location: AudioModel['location']): Promise<F
   return found.filter((f): f is FoundModel => f !== undefined);
 }
 
-/** Every model file; a name in DATA_DIR/models wins over the same name shipped in resources. */
-export async function findModels(dirs: ModelDirs): Promise<FoundModel[]> {
-  const lists = await Promise.all([filesIn(dirs.data, 'data'), ...dirs.resources.map((dir) => filesIn(dir, 'resources'))]);
+/**
+ * Every model file whose name matches `pattern` (speech models by default); a name in DATA_DIR/models wins over the
+ * same name shipped in resources.
+ */
+export async function findModels(dirs: ModelDirs, pattern: RegExp = MODEL_NAME): Promise<FoundModel[]> {
+  const lists = await Promise.all([filesIn(dirs.data, 'data', pattern), ...dirs.resources.map((dir) => filesIn(dir, 'resources', pattern))]);
   const byName = new Map<string, FoundModel>();
   for (const model of lists.flat()) if (!byName.has(model.name)) byName.set(model.name, model);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -130,13 +133,6 @@ export async function describeModel(db: Db, model: FoundModel): Promise<AudioMod
     verification: official ? 'official' : 'unverified',
     modified_at: new Date(model.mtimeMs).toISOString(),
   };
-}
-
-export async function listModels(db: Db, dirs: ModelDirs): Promise<AudioModel[]> {
-  const models: AudioModel[] = [];
-  // One at a time: hashing several gigabytes at once would only make each slower.
-  for (const model of await findModels(dirs)) models.push(await describeModel(db, model));
-  return models;
 }
 
 /** Whether the file starts like a ggml Whisper model. */

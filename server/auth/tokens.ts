@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { createRequire } from 'node:module';
+import type { JwtPayload } from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { Role } from '../../contract/users.js';
+
+// jsonwebtoken (with semver and jws, some 35 ms of module loading) is loaded on the first token signed or verified.
+let library: typeof import('jsonwebtoken') | undefined;
+const jwt = () => (library ??= createRequire(import.meta.url)('jsonwebtoken') as typeof import('jsonwebtoken'));
 
 // jsonwebtoken given a string first tries it as a PEM public key and catches the failure, which costs ~0.3 ms
 // per call; a ready KeyObject skips that.
@@ -14,7 +19,7 @@ function keyFor(secret: string): { key: crypto.KeyObject; id: number } {
 }
 
 export function signToken(secret: string, userId: number, role: Role, expiresInSeconds: number): string {
-  return jwt.sign({ role }, keyFor(secret).key, { algorithm: 'HS256', subject: String(userId), expiresIn: expiresInSeconds });
+  return jwt().sign({ role }, keyFor(secret).key, { algorithm: 'HS256', subject: String(userId), expiresIn: expiresInSeconds });
 }
 
 // Tokens already verified, with their subject and expiry: a client sends the same token on every request, and
@@ -33,7 +38,7 @@ export function verifyToken(secret: string, token: string): number | undefined {
     return undefined;
   }
   try {
-    const claims = jwt.verify(token, key, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    const claims = jwt().verify(token, key, { algorithms: ['HS256'] }) as JwtPayload;
     const id = Number(claims.sub);
     if (!Number.isSafeInteger(id) || id <= 0) return undefined;
     if (claims.exp) verified.set(cacheKey, { id, expiresAt: claims.exp * 1000 });

@@ -75,6 +75,52 @@ const Reply = z.object({
   practice: z.array(z.unknown()).catch([]).optional().default([]),
 });
 
+const segmentList = { type: 'array', items: { type: 'integer' }, maxItems: MAX_SEGMENTS_PER_FINDING } as const;
+const bounded = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+
+/**
+ * The reply's JSON as a schema, enforced while sampling when the route runs a local model (a grammar): a small model
+ * then still answers with valid findings. Lists and texts are bounded so the reply always ends.
+ */
+export const REPLY_SCHEMA = {
+  type: 'object',
+  properties: {
+    objections: {
+      type: 'array',
+      maxItems: 10,
+      items: {
+        type: 'object',
+        properties: {
+          customer_segments: segmentList,
+          summary: bounded(500),
+          rep_segments: segmentList,
+          handling: { enum: ['answered', 'partly_answered', 'not_answered'] },
+          assessment: bounded(1000),
+          better_answer: bounded(1000),
+          chunk_ids: segmentList,
+        },
+      },
+    },
+    contradictions: {
+      type: 'array',
+      maxItems: 10,
+      items: {
+        type: 'object',
+        properties: {
+          rep_segment: { type: 'integer' },
+          claim: bounded(500),
+          stated: bounded(300),
+          correct: bounded(500),
+          chunk_id: { type: ['integer', 'null'] },
+          field: { type: ['string', 'null'], maxLength: 100 },
+          explanation: bounded(1000),
+        },
+      },
+    },
+    practice: { type: 'array', maxItems: 3, items: { type: 'object', properties: { title: bounded(200), detail: bounded(1000), segments: segmentList } } },
+  },
+} as const;
+
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 /** The transcript lines sent, and whether the end was cut. */
@@ -237,6 +283,7 @@ export async function analyseWithModel(db: Db, input: ModelAnalysisInput): Promi
         { role: 'system', content: 'You are the sales coach of a company training platform. You report only what the transcript and the approved knowledge show. You answer with JSON only.' },
         { role: 'user', content: prompt(input, lines, chunks) },
       ],
+      jsonSchema: REPLY_SCHEMA,
       onToken: () => undefined,
       signal: input.signal,
       log: { user_id: input.userId, purpose: MODEL_PURPOSE },

@@ -1,10 +1,10 @@
 import type { Db } from '../db/knex.js';
-import { whereContains } from '../db/contains.js';
 import type { Course, CourseDetail } from '../../contract/catalog.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { toNullableNumber } from '../db/rows.js';
-import { applyPaging, statusToMatch, toProduct, type ProductRow } from '../products/products.repository.js';
+import { statusToMatch, toProduct, type ProductRow } from '../products/products.repository.js';
+import { searchAndPage } from '../db/paginate.js';
 import type { ListFilter } from '../products/products.schema.js';
 import { approvedMediaFor } from '../media/media.queries.js';
 import { cachedCatalogJson, catalogChanged } from '../db/catalog-cache.js';
@@ -62,8 +62,7 @@ export async function listCourses(db: Db, filter: ListFilter, bound: BoundSet): 
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
   if (filter.category) query.where('category', filter.category);
-  if (filter.q) whereContains(query, ['title'], filter.q);
-  const rows = await applyPaging(query, filter);
+  const rows = await searchAndPage(query, ['title'], filter);
   const byCourse = await bindings(db, rows.map((r) => Number(r.id)), bound);
   return rows.map((r) => toCourse(r, byCourse.get(Number(r.id)) ?? []));
 }

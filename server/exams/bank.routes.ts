@@ -2,8 +2,9 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
-import { PaperCreate, PaperUpdate, QuestionCreate, QuestionListQuery, QuestionUpdate } from './exams.schema.js';
+import { PaperCreate, PaperListQuery, PaperUpdate, QuestionCreate, QuestionListQuery, QuestionUpdate } from './exams.schema.js';
 import { createQuestion, disableQuestion, getQuestion, listQuestions, updateQuestion } from './questions.service.js';
+import { domainCounts } from './questions.repository.js';
 import { createPaper, deactivatePaper, getPaper, listPapers, updatePaper } from './papers.service.js';
 
 export function bankRoutes({ db, requireAdmin }: Deps): Router {
@@ -11,6 +12,9 @@ export function bankRoutes({ db, requireAdmin }: Deps): Router {
 
   router.get('/questions', ...requireAdmin, async (ctx) => {
     ctx.body = await listQuestions(db, parseQuery(ctx, QuestionListQuery));
+  });
+  router.get('/questions/domains', ...requireAdmin, async (ctx) => {
+    ctx.body = await domainCounts(db);
   });
   router.get('/questions/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getQuestion(db, parseId(ctx.params.id, 'Question'));
@@ -29,7 +33,7 @@ export function bankRoutes({ db, requireAdmin }: Deps): Router {
   });
 
   router.get('/papers', ...requireAdmin, async (ctx) => {
-    ctx.body = await listPapers(db);
+    ctx.body = await listPapers(db, parseQuery(ctx, PaperListQuery));
   });
   router.get('/papers/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getPaper(db, parseId(ctx.params.id, 'Exam paper'));

@@ -40,20 +40,29 @@ export async function renderCertificatePdf(cert: Certificate): Promise<Buffer> {
     doc.on('error', reject);
   });
   const { width, height } = doc.page;
-  const { regular, bold, clean } = fontsFor(doc, [cert.full_name, cert.exam_name]);
+  const chinese = findUnicodeFont() !== null;
+  const { regular, bold, clean } = fontsFor(doc, [cert.full_name, cert.exam_name, ...(chinese ? ['结业证书'] : [])]);
   const line = (text: string, y: number, font: string, size: number, color = '#1f2937') =>
     doc.font(font).fontSize(size).fillColor(color).text(clean(text), 60, y, { width: width - 120, align: 'center' });
+  // Chinese first with English beneath where a CJK font is installed; English alone where none is.
+  const both = (zh: string, en: string) => (chinese ? `${zh}  ${en}` : en);
+  const score = formatScore(cert.score);
+  const date = cert.issued_at.slice(0, 10);
 
   doc.rect(24, 24, width - 48, height - 48).lineWidth(3).stroke('#1d4ed8');
   doc.rect(34, 34, width - 68, height - 68).lineWidth(1).stroke('#93c5fd');
-  line('CERTIFICATE OF ACHIEVEMENT', 110, bold, 30, '#1d4ed8');
-  line('This certifies that', 180, regular, 14, '#4b5563');
+  if (chinese) {
+    line('结业证书', 90, bold, 34, '#1d4ed8');
+    line('CERTIFICATE OF ACHIEVEMENT', 140, regular, 14, '#1d4ed8');
+  } else line('CERTIFICATE OF ACHIEVEMENT', 110, bold, 30, '#1d4ed8');
+  line(both('兹证明', 'This certifies that'), 180, regular, 14, '#4b5563');
   line(cert.full_name, 210, bold, 28);
-  line('has passed the examination', 265, regular, 14, '#4b5563');
+  line(both('已通过考试', 'has passed the examination'), 265, regular, 14, '#4b5563');
   line(cert.exam_name, 292, bold, 22);
-  line(`with a score of ${formatScore(cert.score)} out of ${cert.total_score} (pass mark ${cert.pass_score})`, 340, regular, 14);
-  line(`Issued ${cert.issued_at.slice(0, 10)}  -  Certificate no. ${cert.certificate_no}`, height - 120, regular, 11, '#6b7280');
-  line('Trainbench training platform', height - 100, regular, 11, '#6b7280');
+  if (chinese) line(`成绩 ${score} / ${cert.total_score} 分（及格分 ${cert.pass_score}）`, 340, regular, 14);
+  line(`with a score of ${score} out of ${cert.total_score} (pass mark ${cert.pass_score})`, chinese ? 362 : 340, regular, chinese ? 12 : 14, chinese ? '#4b5563' : '#1f2937');
+  line(chinese ? `颁发日期 ${date} · 证书编号 Certificate no. ${cert.certificate_no}` : `Issued ${date} - Certificate no. ${cert.certificate_no}`, height - 120, regular, 11, '#6b7280');
+  line(chinese ? 'Trainbench 培训台' : 'Trainbench training platform', height - 100, regular, 11, '#6b7280');
   doc.end();
   return done;
 }

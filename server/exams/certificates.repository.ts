@@ -4,6 +4,8 @@ import { toNumber } from '../db/rows.js';
 import { insertJsonRows, type Columns } from '../db/json-rows.js';
 
 export interface CertifiedRecord {
+  /** Given for the certificate of a record pushed by a branch (it keeps the branch's); otherwise the database makes one. */
+  gid?: string;
   record_id: number;
   user_id: number;
   paper_id: number;
@@ -46,9 +48,12 @@ const CERTIFICATE_COLUMNS: Columns<NewCertificateRow> = [
 ];
 
 /** Issues the certificates of passed records; the unique record_id makes a second one per record impossible. Returns id per record id. */
+const CERTIFICATE_COLUMNS_WITH_GID: Columns<NewCertificateRow> = [...CERTIFICATE_COLUMNS, ['gid', 'text']];
+
 export async function insertCertificates(db: Db, records: (CertifiedRecord & { issued_at: string })[]): Promise<Map<number, number>> {
   const rows = records.map((r): NewCertificateRow => ({ ...r, certificate_no: certificateNo(r.record_id, r.issued_at) }));
-  const inserted = await insertJsonRows<NewCertificateRow, { id: number; record_id: number }>(db, 'certificates', CERTIFICATE_COLUMNS, rows, 'RETURNING id, record_id');
+  const columns = records.every((r) => r.gid) ? CERTIFICATE_COLUMNS_WITH_GID : CERTIFICATE_COLUMNS;
+  const inserted = await insertJsonRows<NewCertificateRow, { id: number; record_id: number }>(db, 'certificates', columns, rows, 'RETURNING id, record_id');
   return new Map(inserted.map((row) => [Number(row.record_id), Number(row.id)]));
 }
 

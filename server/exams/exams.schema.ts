@@ -31,6 +31,11 @@ export const QuestionListQuery = z.object({
   status: z.enum(['active', 'disabled', 'all']).optional(),
   type: z.enum(QuestionTypes).optional(),
   course_id: queryId.optional(),
+  /** Case-insensitive "contains" on the stem. */
+  q: z.string().trim().max(200).optional(),
+  /** Optional paging: when either is given, that page of the list (by id). */
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(500).optional(),
 });
 export type QuestionFilter = z.output<typeof QuestionListQuery>;
 
@@ -66,6 +71,16 @@ export const PaperCreate = PaperFields.refine(passWithinTotal, passWithinTotalIs
 export const PaperUpdate = PaperFields.partial().refine(passWithinTotal, passWithinTotalIssue);
 export type PaperInput = z.output<typeof PaperUpdate>;
 
+export const PaperListQuery = z.object({
+  /** Case-insensitive "contains" on the name. */
+  q: z.string().trim().max(200).optional(),
+  type: PaperType.optional(),
+  status: z.enum(['active', 'inactive']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type PaperFilter = z.output<typeof PaperListQuery>;
+
 export const PaperIdQuery = z.object({ id: queryId });
 export const StartBody = z.object({ paper_id: positiveId });
 
@@ -89,6 +104,20 @@ export const SaveAnswersBody = z.object({ answers: AnswerMap });
 
 const searchText = z.string().trim().max(200).optional();
 
+/** An ISO timestamp, or a date (`2026-11-22` = that day's start in UTC), normalised to the stored form. */
+const Instant = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'must be a date (YYYY-MM-DD) or an ISO timestamp')
+  .transform((value, ctx) => {
+    const time = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime();
+    if (Number.isNaN(time)) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+      return z.NEVER;
+    }
+    return new Date(time).toISOString();
+  });
+
 export const RecordQuery = Paging.extend({
   paper_id: queryId.optional(),
   /** Exact username of the record's user (an unknown one matches nothing). */
@@ -103,8 +132,31 @@ export const AdminRecordQuery = RecordQuery.extend({
   /** Alias of paper_id ("filter by exam"). */
   exam_id: queryId.optional(),
   passed: QueryBool.optional(),
+  /** Exact department (of the user now). */
+  department: z.string().trim().min(1).max(200).optional(),
+  /** Submitted at or after `from` and before `to`: ISO timestamps, or dates (a UTC day's start). */
+  from: Instant.optional(),
+  to: Instant.optional(),
 });
 export type RecordFilter = z.output<typeof AdminRecordQuery>;
+
+/** The record filters without paging: what the charts and the export cover. */
+const RecordSelection = AdminRecordQuery.omit({ page: true, size: true });
+
+export const StatsQuery = RecordSelection.extend({
+  /** The trend's buckets. */
+  granularity: z.enum(['day', 'month']).default('day'),
+  /** The reader's offset from UTC in minutes (east positive, +480 for China), whole hours: days and months are theirs. */
+  tz_offset: z.coerce.number().int().min(-720).max(840).refine((m) => m % 60 === 0, 'must be whole hours (a multiple of 60)').default(0),
+});
+export type StatsFilter = z.output<typeof StatsQuery>;
+
+export const ExportQuery = RecordSelection.extend({
+  /** The language of the column names and results. */
+  lang: z.enum(['zh-CN', 'en']).default('zh-CN'),
+  tz_offset: StatsQuery.shape.tz_offset,
+});
+export type ExportFilter = z.output<typeof ExportQuery>;
 
 export const MistakeQuery = Paging.extend({
   /** Omitted or `all` → every entry; `true` / `false` → mastered / still to practise. */

@@ -7,6 +7,8 @@ export interface KeyedQuestion {
   type: QuestionType;
   keys: string[];
   answer: string[];
+  /** The question's version when the session drew it (absent in sessions started before versions existed). */
+  version?: number;
 }
 
 /**

@@ -2,6 +2,9 @@ import type { Db } from '../db/knex.js';
 import type { ExamPaper, PaperStatus } from '../../contract/exams.js';
 import { toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { searchAndPage } from '../db/paginate.js';
+import type { PaperFilter } from './exams.schema.js';
+import { recordPaperVersions } from '../sync/versions.js';
 
 /** SQLite returns booleans as 0/1. */
 export type PaperRow = Omit<ExamPaper, 'randomize'> & { randomize: boolean | number };
@@ -33,12 +36,25 @@ export const listPaperRows = (db: Db, status?: PaperStatus): Promise<PaperRow[]>
   return status ? query.where({ status }) : query;
 };
 
+/** The admin list: newest first, filtered, and one page of it when paging is asked for. */
+export function findPaperRows(db: Db, filter: PaperFilter): Promise<PaperRow[]> {
+  const query = db<PaperRow>('exam_papers').orderBy('id', 'desc');
+  if (filter.status) query.where('status', filter.status);
+  if (filter.type) query.where('type', filter.type);
+  return searchAndPage(query, ['name'], filter);
+}
+
 export async function insertPaperRow(db: Db, paper: PaperContent): Promise<number> {
   const stamp = now();
   const [row] = await db('exam_papers').insert({ ...paper, created_at: stamp, updated_at: stamp }).returning('id');
-  return Number((row as { id: number }).id);
+  const id = Number((row as { id: number }).id);
+  await recordPaperVersions(db, [id]);
+  return id;
 }
 
+/** A change of the total or the pass mark is a new version of the paper (kept in paper_versions, see docs/sync.md). */
 export async function updatePaperRow(db: Db, id: number, patch: Partial<PaperContent> & { published_at?: string }): Promise<void> {
-  await db('exam_papers').where({ id }).update({ ...patch, updated_at: now() });
+  const scoring = patch.total_score !== undefined || patch.pass_score !== undefined;
+  await db('exam_papers').where({ id }).update({ ...patch, ...(scoring ? { version: db.raw('version + 1') } : {}), updated_at: now() });
+  if (scoring) await recordPaperVersions(db, [id]);
 }

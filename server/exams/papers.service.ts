@@ -2,18 +2,19 @@ import type { Db } from '../db/knex.js';
 import type { ExamPaper, ExamPaperAdmin } from '../../contract/exams.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { now } from '../db/time.js';
+import { examPublished } from '../notifications/messages.js';
 import { notify } from '../notifications/notifications.service.js';
-import type { PaperInput } from './exams.schema.js';
+import type { PaperFilter, PaperInput } from './exams.schema.js';
 import { activeQuestionCounts } from './questions.repository.js';
-import { findPaperRow, insertPaperRow, listPaperRows, toPaper, updatePaperRow, type PaperContent } from './papers.repository.js';
+import { findPaperRow, findPaperRows, insertPaperRow, toPaper, updatePaperRow, type PaperContent } from './papers.repository.js';
 
 async function withAvailability(db: Db, papers: ExamPaper[]): Promise<ExamPaperAdmin[]> {
   const counts = await activeQuestionCounts(db, [...new Set(papers.map((p) => p.domain))]);
   return papers.map((p) => ({ ...p, available_questions: counts.get(p.domain) ?? 0 }));
 }
 
-export async function listPapers(db: Db): Promise<ExamPaperAdmin[]> {
-  return withAvailability(db, (await listPaperRows(db)).map(toPaper));
+export async function listPapers(db: Db, filter: PaperFilter): Promise<ExamPaperAdmin[]> {
+  return withAvailability(db, (await findPaperRows(db, filter)).map(toPaper));
 }
 
 export async function getPaper(db: Db, id: number): Promise<ExamPaperAdmin> {
@@ -29,11 +30,7 @@ export async function getPaper(db: Db, id: number): Promise<ExamPaperAdmin> {
 async function publishIfDue(db: Db, paper: ExamPaper): Promise<void> {
   if (paper.type !== 'formal' || paper.status !== 'active' || paper.published_at) return;
   await updatePaperRow(db, paper.id, { published_at: now() });
-  await notify.examPublished(db, {
-    title: `New exam: ${paper.name}`,
-    content: `${paper.question_count} questions, ${paper.duration_minutes} minutes; pass with ${paper.pass_score} of ${paper.total_score} points.`,
-    link: `/exams/${paper.id}`,
-  });
+  await notify.examPublished(db, examPublished(paper));
 }
 
 function content(input: PaperInput, base?: ExamPaper): PaperContent {

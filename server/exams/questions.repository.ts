@@ -2,7 +2,9 @@ import type { Db } from '../db/knex.js';
 import type { Question, QuestionOption, QuestionStatus, QuestionType } from '../../contract/exams.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { searchAndPage } from '../db/paginate.js';
 import type { QuestionFilter } from './exams.schema.js';
+import { recordQuestionVersions } from '../sync/versions.js';
 
 export interface QuestionRow {
   id: number;
@@ -14,12 +16,13 @@ export interface QuestionRow {
   answer: string;
   explanation: string;
   status: QuestionStatus;
+  version: number;
   created_at: string;
   updated_at: string;
 }
 
 /** Everything of a question but its identity and timestamps. */
-export type QuestionContent = Omit<Question, 'id' | 'created_at' | 'updated_at'>;
+export type QuestionContent = Omit<Question, 'id' | 'version' | 'created_at' | 'updated_at'>;
 
 export const toQuestion = (r: QuestionRow): Question => ({
   id: Number(r.id),
@@ -31,6 +34,7 @@ export const toQuestion = (r: QuestionRow): Question => ({
   answer: parseJson<string[]>(r.answer, []),
   explanation: r.explanation,
   status: r.status,
+  version: Number(r.version),
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
@@ -53,7 +57,19 @@ export async function listQuestionRows(db: Db, filter: QuestionFilter): Promise<
   if (filter.domain) query.where('domain', filter.domain);
   if (filter.type) query.where('type', filter.type);
   if (filter.course_id) query.where('course_id', filter.course_id);
-  return (await query).map(toQuestion);
+  return (await searchAndPage(query, ['stem'], filter)).map(toQuestion);
+}
+
+/** Every domain of the bank with its active and disabled question counts, by name. */
+export async function domainCounts(db: Db): Promise<{ domain: string; active: number; disabled: number }[]> {
+  const rows = (await db('questions').groupBy('domain', 'status').select('domain', 'status').count({ count: '*' }).orderBy('domain')) as { domain: string; status: QuestionStatus; count: unknown }[];
+  const byDomain = new Map<string, { domain: string; active: number; disabled: number }>();
+  for (const row of rows) {
+    const entry = byDomain.get(row.domain) ?? { domain: row.domain, active: 0, disabled: 0 };
+    entry[row.status] = Number(row.count);
+    byDomain.set(row.domain, entry);
+  }
+  return [...byDomain.values()];
 }
 
 export const findQuestionRow = (db: Db, id: number): Promise<QuestionRow | undefined> => db<QuestionRow>('questions').where({ id }).first();
@@ -61,11 +77,15 @@ export const findQuestionRow = (db: Db, id: number): Promise<QuestionRow | undef
 export async function insertQuestionRow(db: Db, q: QuestionContent): Promise<number> {
   const stamp = now();
   const [row] = await db('questions').insert({ ...toRow(q), created_at: stamp, updated_at: stamp }).returning('id');
-  return Number((row as { id: number }).id);
+  const id = Number((row as { id: number }).id);
+  await recordQuestionVersions(db, [id]);
+  return id;
 }
 
+/** Every edit is a new version (kept in question_versions, for re-grading records drawn from the older one). */
 export async function updateQuestionRow(db: Db, id: number, q: QuestionContent): Promise<void> {
-  await db('questions').where({ id }).update({ ...toRow(q), updated_at: now() });
+  await db('questions').where({ id }).update({ ...toRow(q), version: db.raw('version + 1'), updated_at: now() });
+  await recordQuestionVersions(db, [id]);
 }
 
 /** Up to `count` active questions of the domain (all of them when it has fewer): a random draw in random order, or the first ones by id. */

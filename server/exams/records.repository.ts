@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import { paginate } from '../db/paginate.js';
 import { whereContains } from '../db/contains.js';
@@ -7,13 +8,14 @@ import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import type { RecordFilter } from './exams.schema.js';
 import { insertJsonRows, type Columns } from '../db/json-rows.js';
 
-export type NewRecord = Omit<ExamRecord, 'id' | 'username' | 'full_name' | 'department' | 'certificate_id'> & { detail: AnswerDetail[] };
+/** `gid` is given for a record pushed by a branch (it keeps the branch's); otherwise the database makes one. */
+export type NewRecord = Omit<ExamRecord, 'id' | 'username' | 'full_name' | 'department' | 'certificate_id'> & { detail: AnswerDetail[]; gid?: string };
 
 /** Stored as compact tuples [question_id, 1|0, user answer, correct answer]. */
 type DetailTuple = [number, 0 | 1, AnswerValue, AnswerValue];
 const packDetail = (detail: AnswerDetail[]): string =>
   JSON.stringify(detail.map((d): DetailTuple => [d.question_id, d.is_correct ? 1 : 0, d.user_answer, d.correct_answer]));
-const unpackDetail = (json: string): AnswerDetail[] =>
+export const unpackDetail = (json: string): AnswerDetail[] =>
   parseJson<DetailTuple[]>(json, []).map(([question_id, correct, user_answer, correct_answer]) => ({ question_id, is_correct: correct === 1, user_answer, correct_answer }));
 
 type NewRecordRow = Omit<NewRecord, 'detail'> & { detail: string };
@@ -24,10 +26,13 @@ const RECORD_COLUMNS: Columns<NewRecordRow> = [
   ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'text'], ['started_at', 'text'], ['submitted_at', 'text'],
 ];
 
+const RECORD_COLUMNS_WITH_GID: Columns<NewRecordRow> = [...RECORD_COLUMNS, ['gid', 'text']];
+
 /** Inserts the records in one statement; returns the new record id per session id. */
 export async function insertRecords(db: Db, records: NewRecord[]): Promise<Map<string, number>> {
   const rows = records.map((r): NewRecordRow => ({ ...r, detail: packDetail(r.detail) }));
-  const inserted = await insertJsonRows<NewRecordRow, { id: number; session_id: string }>(db, 'exam_records', RECORD_COLUMNS, rows, 'RETURNING id, session_id');
+  const columns = records.every((r) => r.gid) ? RECORD_COLUMNS_WITH_GID : RECORD_COLUMNS;
+  const inserted = await insertJsonRows<NewRecordRow, { id: number; session_id: string }>(db, 'exam_records', columns, rows, 'RETURNING id, session_id');
   return new Map(inserted.map((row) => [row.session_id, Number(row.id)]));
 }
 
@@ -73,21 +78,43 @@ const SUMMARY_COLUMNS = [
   'u.username', 'u.full_name', 'u.department', 'c.id as certificate_id',
 ];
 
+const NEWEST_FIRST = [{ column: 'r.submitted_at', order: 'desc' as const }, { column: 'r.id', order: 'desc' as const }];
+
+/** What selects records, without paging (the list, the charts, the export). */
+export type RecordSelection = Omit<RecordFilter, 'page' | 'size'>;
+
 const recordsWithOwner = (db: Db) =>
   db('exam_records as r').join('users as u', 'u.id', 'r.user_id').leftJoin('certificates as c', 'c.record_id', 'r.id');
 
-/** Newest first. `user_id` set = that user's records only (an employee's own view); the text filters narrow further. */
-export async function listRecords(db: Db, filter: RecordFilter): Promise<Page<ExamRecord>> {
-  const base = recordsWithOwner(db);
+/** The record filters on a query over `exam_records as r` joined with `users as u`. */
+export function whereRecordMatches(base: Knex.QueryBuilder, filter: RecordSelection): Knex.QueryBuilder {
   if (filter.user_id) base.where('r.user_id', filter.user_id);
   const paperId = filter.paper_id ?? filter.exam_id;
   if (paperId) base.where('r.paper_id', paperId);
   if (filter.passed !== undefined) base.where('r.passed', filter.passed);
   if (filter.username !== undefined) base.where('u.username', filter.username);
+  if (filter.department) base.where('u.department', filter.department);
+  if (filter.from) base.where('r.submitted_at', '>=', filter.from);
+  if (filter.to) base.where('r.submitted_at', '<', filter.to);
   if (filter.exam_name) whereContains(base, ['r.exam_name'], filter.exam_name);
   if (filter.keyword) whereContains(base, ['u.username', 'u.full_name', 'r.exam_name'], filter.keyword);
-  const order = [{ column: 'r.submitted_at', order: 'desc' as const }, { column: 'r.id', order: 'desc' as const }];
-  return paginate(base, filter, (q) => q.select(SUMMARY_COLUMNS).orderBy(order), (row: RecordRow) => toRecord(row));
+  return base;
+}
+
+/** Newest first, a page of them with the certificate of each. */
+export function recordRowsNewestFirst(db: Db, filter: RecordSelection, paging: { page: number; size: number }): Promise<ExamRecord[]> {
+  return whereRecordMatches(recordsWithOwner(db), filter)
+    .select(SUMMARY_COLUMNS)
+    .orderBy(NEWEST_FIRST)
+    .limit(paging.size)
+    .offset((paging.page - 1) * paging.size)
+    .then((rows: RecordRow[]) => rows.map(toRecord));
+}
+
+/** Newest first. `user_id` set = that user's records only (an employee's own view); the text filters narrow further. */
+export async function listRecords(db: Db, filter: RecordFilter): Promise<Page<ExamRecord>> {
+  const base = whereRecordMatches(recordsWithOwner(db), filter);
+  return paginate(base, filter, (q) => q.select(SUMMARY_COLUMNS).orderBy(NEWEST_FIRST), (row: RecordRow) => toRecord(row));
 }
 
 /** One record with its graded answers, by record id or by session id. */

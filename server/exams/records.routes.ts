@@ -4,7 +4,9 @@ import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { sendRaw } from '../http/envelope.js';
 import { parseId, parseQuery } from '../http/validate.js';
-import { AdminRecordQuery } from './exams.schema.js';
+import { AdminRecordQuery, ExportQuery, StatsQuery } from './exams.schema.js';
+import { exportFileName, exportRecords } from './records.export.js';
+import { examStats } from './stats.service.js';
 import { listRecords } from './records.repository.js';
 import { listVisibleRecords, recordDetail, recordKey, visibleCertificate } from './records.service.js';
 import { listCertificates } from './certificates.repository.js';
@@ -43,9 +45,24 @@ export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
   router.get('/', ...requireAdmin, async (ctx) => {
     ctx.body = await listRecords(db, parseQuery(ctx, AdminRecordQuery));
   });
+  router.get('/export', ...requireAdmin, async (ctx) => {
+    const stream = await exportRecords(db, parseQuery(ctx, ExportQuery));
+    sendRaw(ctx);
+    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    ctx.set('Content-Disposition', `attachment; filename="${exportFileName()}"`);
+    ctx.body = stream;
+  });
   router.get('/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.id));
   });
 
+  return router;
+}
+
+export function examStatsRoutes({ db, requireAdmin }: Deps): Router {
+  const router = new Router({ prefix: '/system/exam-stats' });
+  router.get('/', ...requireAdmin, async (ctx) => {
+    ctx.body = await examStats(db, parseQuery(ctx, StatsQuery));
+  });
   return router;
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import { jsonRows, returnedRows, type Columns } from '../db/json-rows.js';
-import type { SessionKind } from '../../contract/exams.js';
+import type { OpenSession, SessionKind } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import type { KeyedQuestion } from './grading.js';
 
@@ -32,11 +32,12 @@ export type SessionRow = Omit<ExamSession, 'questions' | 'saved_answers'> & {
 
 export type NewSession = Pick<ExamSession, 'kind' | 'paper_id' | 'user_id' | 'exam_name' | 'total_score' | 'pass_score' | 'duration_minutes' | 'questions'>;
 
-/** Stored as compact tuples [id, type, option keys, correct keys]: the row stays within one database page. */
-type QuestionTuple = [number, KeyedQuestion['type'], string[], string[]];
-const packQuestions = (questions: KeyedQuestion[]): string => JSON.stringify(questions.map((q): QuestionTuple => [q.id, q.type, q.keys, q.answer]));
+/** Stored as compact tuples [id, type, option keys, correct keys, version]: the row stays within one database page. */
+type QuestionTuple = [number, KeyedQuestion['type'], string[], string[], number?];
+export const packQuestions = (questions: KeyedQuestion[]): string =>
+  JSON.stringify(questions.map((q): QuestionTuple => (q.version === undefined ? [q.id, q.type, q.keys, q.answer] : [q.id, q.type, q.keys, q.answer, q.version])));
 const unpackQuestions = (json: string): KeyedQuestion[] =>
-  parseJson<QuestionTuple[]>(json, []).map(([id, type, keys, answer]) => ({ id, type, keys, answer }));
+  parseJson<QuestionTuple[]>(json, []).map(([id, type, keys, answer, version]) => (version === undefined ? { id, type, keys, answer } : { id, type, keys, answer, version }));
 
 const toSession = (r: SessionRow): ExamSession => ({
   id: r.id,
@@ -160,6 +161,21 @@ export async function standingsOf(db: Db, userId: number, openAfter: string, pap
       },
     ]),
   );
+}
+
+/** The user's latest open session per paper (not submitted, deadline after `openAfter`). */
+export async function openSessionsOf(db: Db, userId: number, openAfter: string, paperId?: number): Promise<Map<number, OpenSession>> {
+  const query = db<SessionRow>('exam_sessions')
+    .where({ user_id: userId })
+    .whereNotNull('paper_id')
+    .whereNull('submitted_at')
+    .where('deadline_at', '>', openAfter)
+    .orderBy('started_at')
+    .select('id', 'paper_id', 'deadline_at', 'saved_at');
+  if (paperId) query.where({ paper_id: paperId });
+  const rows = await query;
+  // Later starts overwrite earlier ones: the latest open session wins.
+  return new Map(rows.map((r) => [Number(r.paper_id), { session_id: r.id, deadline_at: r.deadline_at, saved_at: r.saved_at }]));
 }
 
 export async function countStarts(db: Db, userId: number, paperId: number): Promise<number> {

@@ -7,6 +7,7 @@ import {
   SUBMIT_GRACE_SECONDS,
   type AnswerMap,
   type IssuedQuestion,
+  type QuestionExplanation,
   type SavedAnswers,
   type SessionState,
   type StartedExam,
@@ -19,11 +20,12 @@ import { countStarts, findOwnSession, insertSession, saveSessionAnswers, type Ex
 import { unmasteredQuestionIds } from './mistakes.repository.js';
 import type { RetryInput } from './exams.schema.js';
 
-const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' | 'answer'>): KeyedQuestion => ({
+const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' | 'answer' | 'version'>): KeyedQuestion => ({
   id: q.id,
   type: q.type,
   keys: q.options.map((o) => o.key),
   answer: q.answer,
+  version: q.version,
 });
 
 const issued = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'stem' | 'options'>, index: number): IssuedQuestion => ({
@@ -110,6 +112,15 @@ export async function getSessionState(db: Db, user: User, sessionId: string): Pr
     submitted_at: session.submitted_at,
     remaining_sec: session.submitted_at ? 0 : remainingSec(session),
   };
+}
+
+/** The explanations of a submitted session's questions, in the session's order; refused while it is open (they would give the answers away). */
+export async function sessionExplanations(db: Db, user: User, sessionId: string): Promise<QuestionExplanation[]> {
+  const session = await findOwnSession(db, sessionId, user.id);
+  if (!session) throw notFound('Exam session');
+  if (!session.submitted_at) throw new AppError(409, ExamErrorCode.sessionOpen, 'Explanations are shown once the session is submitted');
+  const current = await questionsByIds(db, session.questions.map((q) => q.id));
+  return session.questions.map((q) => ({ question_id: q.id, explanation: current.get(q.id)?.explanation ?? '' }));
 }
 
 /** Autosave: replaces the saved answers of an open session; refused once submitted or past deadline + grace. */

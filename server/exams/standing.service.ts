@@ -1,11 +1,11 @@
 // What the candidate sees before starting: the exam list with their standing, and the cover of one exam.
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
-import { SUBMIT_GRACE_SECONDS, type ExamCover, type ExamListItem, type ExamPaper, type ExamStanding } from '../../contract/exams.js';
+import { SUBMIT_GRACE_SECONDS, type ExamCover, type ExamListItem, type ExamPaper, type ExamStanding, type OpenSession } from '../../contract/exams.js';
 import { notFound } from '../http/errors.js';
 import { activeQuestionCounts } from './questions.repository.js';
 import { findPaperRow, listPaperRows, toPaper } from './papers.repository.js';
-import { standingsOf, type PaperStanding } from './sessions.repository.js';
+import { openSessionsOf, standingsOf, type PaperStanding } from './sessions.repository.js';
 
 const NO_ATTEMPTS: PaperStanding = { starts: 0, submitted: 0, best_score: null, passed: false, open: false, last_submitted_at: null };
 
@@ -23,7 +23,7 @@ function unavailableReason(paper: ExamPaper, standing: PaperStanding, available:
   return null;
 }
 
-function listItem(paper: ExamPaper, standing: PaperStanding, available: number): ExamListItem {
+function listItem(paper: ExamPaper, standing: PaperStanding, available: number, open: OpenSession | undefined): ExamListItem {
   return {
     id: paper.id,
     name: paper.name,
@@ -39,6 +39,7 @@ function listItem(paper: ExamPaper, standing: PaperStanding, available: number):
     best_score: standing.best_score,
     last_submitted_at: standing.last_submitted_at,
     can_start: unavailableReason(paper, standing, available) === null,
+    open_session: open ?? null,
   };
 }
 
@@ -47,8 +48,9 @@ const openAfter = () => new Date(Date.now() - SUBMIT_GRACE_SECONDS * 1000).toISO
 /** Active papers, newest first, each with the caller's standing. */
 export async function listExams(db: Db, user: User): Promise<ExamListItem[]> {
   const papers = (await listPaperRows(db, 'active')).map(toPaper);
-  const [standings, counts] = await Promise.all([standingsOf(db, user.id, openAfter()), activeQuestionCounts(db)]);
-  return papers.map((p) => listItem(p, standings.get(p.id) ?? NO_ATTEMPTS, counts.get(p.domain) ?? 0));
+  const after = openAfter();
+  const [standings, open, counts] = await Promise.all([standingsOf(db, user.id, after), openSessionsOf(db, user.id, after), activeQuestionCounts(db)]);
+  return papers.map((p) => listItem(p, standings.get(p.id) ?? NO_ATTEMPTS, counts.get(p.domain) ?? 0, open.get(p.id)));
 }
 
 function instructions(paper: ExamPaper, available: number): string[] {
@@ -72,11 +74,16 @@ export async function examCover(db: Db, user: User, paperId: number): Promise<Ex
   const row = await findPaperRow(db, paperId);
   if (!row || row.status !== 'active') throw notFound('Exam');
   const paper = toPaper(row);
-  const [standings, counts] = await Promise.all([standingsOf(db, user.id, openAfter(), paperId), activeQuestionCounts(db, [paper.domain])]);
+  const after = openAfter();
+  const [standings, open, counts] = await Promise.all([
+    standingsOf(db, user.id, after, paperId),
+    openSessionsOf(db, user.id, after, paperId),
+    activeQuestionCounts(db, [paper.domain]),
+  ]);
   const standing = standings.get(paperId) ?? NO_ATTEMPTS;
   const available = counts.get(paper.domain) ?? 0;
   return {
-    ...listItem(paper, standing, available),
+    ...listItem(paper, standing, available, open.get(paperId)),
     description: paper.description,
     randomize: paper.randomize,
     attempts_left: paper.max_attempts === null ? null : Math.max(0, paper.max_attempts - standing.starts),

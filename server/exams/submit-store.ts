@@ -14,13 +14,16 @@ export interface GradedSubmit {
   session: ExamSession;
   user: User;
   result: SubmitResult;
+  /** The record's and certificate's global ids when they come from a branch (sync). */
+  gids?: { record: string; certificate: string };
 }
 
 /** Records, certificates and points of formal submits; returns their results completed with the new ids. */
 async function storeFormal(db: Db, submits: GradedSubmit[]): Promise<Map<GradedSubmit, SubmitResult>> {
   const recordIds = await insertRecords(
     db,
-    submits.map(({ session, user, result: r }) => ({
+    submits.map(({ session, user, result: r, gids }) => ({
+      gid: gids?.record,
       session_id: session.id, paper_id: session.paper_id!, user_id: user.id, exam_name: r.exam_name, score: r.score, total_score: r.total_score,
       pass_score: r.pass_score, passed: r.passed, correct_count: r.correct_count, wrong_count: r.wrong_count, question_count: r.question_count,
       time_spent_sec: r.time_spent_sec, late: r.late, detail: r.detail, started_at: session.started_at, submitted_at: r.submitted_at,
@@ -30,7 +33,8 @@ async function storeFormal(db: Db, submits: GradedSubmit[]): Promise<Map<GradedS
   const passed = [...results].filter(([, r]) => r.passed);
   const certificateIds = await insertCertificates(
     db,
-    passed.map(([{ user }, r]) => ({
+    passed.map(([{ user, gids }, r]) => ({
+      gid: gids?.certificate,
       record_id: r.record_id!, user_id: user.id, paper_id: r.paper_id!, full_name: user.full_name || user.username, exam_name: r.exam_name,
       score: r.score, total_score: r.total_score, pass_score: r.pass_score, issued_at: r.submitted_at,
     })),
@@ -76,8 +80,17 @@ export async function storeSubmits(db: Db, submits: GradedSubmit[]): Promise<(Su
     })),
   );
   const winners = [...firstOfSession.values()].filter((s) => consumed.has(s.session.id));
-  const formal = await storeFormal(db, winners.filter((s) => s.session.kind === 'formal'));
-  await updateMistakeBooks(db, winners);
+  const formal = await storeConsumed(db, winners);
   const winning = new Set(winners);
   return submits.map((s) => (winning.has(s) ? (formal.get(s) ?? s.result) : undefined));
+}
+
+/**
+ * Records, certificates, points and mistake books of submits whose sessions are already consumed (stored submitted,
+ * as sync stores a branch's pushed sessions); returns the formal ones' results completed with the new ids.
+ */
+export async function storeConsumed(db: Db, submits: GradedSubmit[]): Promise<Map<GradedSubmit, SubmitResult>> {
+  const formal = await storeFormal(db, submits.filter((s) => s.session.kind === 'formal'));
+  await updateMistakeBooks(db, submits);
+  return formal;
 }

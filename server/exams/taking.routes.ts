@@ -6,7 +6,7 @@ import { notFound } from '../http/errors.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { MistakeQuery, PaperIdQuery, RetryBody, SaveAnswersBody, StartBody, SubmitBody } from './exams.schema.js';
 import { examCover, listExams } from './standing.service.js';
-import { getSessionState, saveAnswers, startExam, startRetry } from './sessions.service.js';
+import { getSessionState, saveAnswers, sessionExplanations, startExam, startRetry } from './sessions.service.js';
 import { submitExam } from './submit.service.js';
 import type { SubmitPipeline } from './submit-pipeline.js';
 import { deleteMistake, listMistakes } from './mistakes.repository.js';
@@ -25,6 +25,9 @@ export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline
   });
   router.get('/sessions/:sessionId', requireUser, async (ctx) => {
     ctx.body = await getSessionState(db, currentUser(ctx), ctx.params.sessionId!);
+  });
+  router.get('/sessions/:sessionId/explanations', requireUser, async (ctx) => {
+    ctx.body = await sessionExplanations(db, currentUser(ctx), ctx.params.sessionId!);
   });
   router.put('/sessions/:sessionId/answers', requireUser, async (ctx) => {
     ctx.body = await saveAnswers(db, currentUser(ctx), ctx.params.sessionId!, parseBody(ctx, SaveAnswersBody).answers);

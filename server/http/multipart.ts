@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import type { Context, Middleware, Next } from 'koa';
-import { koaBody } from 'koa-body';
+import type { koaBody as KoaBody } from 'koa-body';
 import type { File } from 'formidable';
 import { badRequest, payloadTooLarge, validationFailed, type AppError } from './errors.js';
 
@@ -19,16 +19,23 @@ export interface MultipartOptions {
  * away are removed after the response, whatever happened.
  */
 export function multipart({ maxFileSize, uploadDir, tooLarge }: MultipartOptions): Middleware {
-  const parse = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: true,
-    text: false,
-    onError: (error) => {
-      throw toClientError(error, tooLarge ?? (() => payloadTooLarge(`The file is larger than the ${Math.round(maxFileSize / (1024 * 1024))} MB allowed here`)));
-    },
-    formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
-  });
+  // koa-body (with formidable) is loaded on the first multipart request, not at every start of the server.
+  let parser: Promise<ReturnType<typeof KoaBody>> | undefined;
+  const parse = (ctx: Context, next: Next) => {
+    parser ??= import('koa-body').then(({ koaBody }) =>
+      koaBody({
+        multipart: true,
+        json: false,
+        urlencoded: true,
+        text: false,
+        onError: (error) => {
+          throw toClientError(error, tooLarge ?? (() => payloadTooLarge(`The file is larger than the ${Math.round(maxFileSize / (1024 * 1024))} MB allowed here`)));
+        },
+        formidable: { maxFileSize, maxTotalFileSize: maxFileSize, maxFiles: 5, uploadDir: uploadDir ?? os.tmpdir(), keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
+      }),
+    );
+    return parser.then((middleware) => middleware(ctx, next));
+  };
   return async (ctx: Context, next: Next) => {
     if (!ctx.is('multipart')) throw validationFailed('Expected a multipart/form-data body');
     try {

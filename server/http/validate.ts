@@ -43,6 +43,17 @@ export const Paging = z.object({
   size: z.coerce.number().int().min(1).max(200).default(20),
 });
 
+/**
+ * `q` + `page`/`size` of the lists that answer an array: the whole list when neither page nor size is given (the
+ * clients that predate paging), else one page (size 1–500, default 20; page default 1).
+ */
+export const SearchPaging = z.object({
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type SearchPagingFilter = z.output<typeof SearchPaging>;
+
 /** A query flag given as `true`/`false`/`1`/`0`. */
 export const QueryBool = z
   .enum(['true', 'false', '1', '0'])

@@ -1,7 +1,11 @@
 // A knowledge-source file (docs/knowledge-format.md): optional YAML front matter, `## Product: …` and
 // `## Question` blocks, and prose. Parsing is pure and reports problems with their line number.
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { DEFAULT_DOMAIN, KnowledgeFormatError, parseProduct, parseQuestion, type BlockLines, type ParsedProduct, type ParsedQuestion, type SourceLine } from './blocks.js';
+
+// yaml is loaded on the first front matter read (some 40 ms of module loading that a server start need not pay).
+let yaml: typeof import('yaml') | undefined;
+const parseDocument = (source: string) => (yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')).parseDocument(source);
 
 const DOMAIN = /^[A-Za-z0-9_.-]{1,100}$/;
 

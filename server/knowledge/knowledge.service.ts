@@ -15,7 +15,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { KnowledgeFormatError } from './blocks.js';
 import { parseKnowledgeSource, readSourceMeta, type ParsedSource } from './format.js';
 import { listMarkdownFiles, MAX_SOURCE_BYTES, readSourceFile, sha256 } from './source-files.js';
-import { allSourceRows, findSourceRow, insertPendingSource, markSourceChanged, recordCounts, recordReview, toSource, type ScannedFile, type SourceRow } from './sources.repository.js';
+import { allSourceRows, isCentralSource, findSourceRow, insertPendingSource, markSourceChanged, recordCounts, recordReview, toSource, type ScannedFile, type SourceRow } from './sources.repository.js';
 import { ingestSource } from './ingest.js';
 import { replaceChunks } from './chunks.js';
 
@@ -76,7 +76,7 @@ export async function scanKnowledgeDir(db: Knex, root: string): Promise<Knowledg
       results.push(await recordScannedFile(trx, known.get(file.file_path), file));
       known.delete(file.file_path);
     }
-    for (const gone of known.values()) results.push({ file_path: gone.file_path, status: 'missing', title: gone.title, source_id: Number(gone.id) });
+    for (const gone of [...known.values()].filter((row) => !isCentralSource(row))) results.push({ file_path: gone.file_path, status: 'missing', title: gone.title, source_id: Number(gone.id) });
     return results;
   });
   return { results: [...results, ...skipped].sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0)) };

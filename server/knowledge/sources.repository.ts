@@ -48,6 +48,10 @@ export const findSourceRowByPath = (db: Db, filePath: string): Promise<SourceRow
 
 export const allSourceRows = (db: Db): Promise<SourceRow[]> => db<SourceRow>('knowledge_sources').select('*');
 
+/** The file_path of a knowledge source synced from the central server (docs/sync.md): its file is not in this knowledge folder. */
+export const CENTRAL_KNOWLEDGE_PREFIX = 'central://';
+export const isCentralSource = (row: { file_path: string }): boolean => row.file_path.startsWith(CENTRAL_KNOWLEDGE_PREFIX);
+
 export interface ScannedFile {
   file_path: string;
   title: string;

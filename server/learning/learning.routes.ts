@@ -7,6 +7,7 @@ import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { LeaderboardQuery, ProgressUpdate, UserScopeQuery } from './learning.schema.js';
 import { courseProgress, progressOverview, updateProgress } from './progress.service.js';
 import { leaderboard, pointsSummary } from './points.service.js';
+import { myPosition } from './my-position.service.js';
 
 /** The user whose data is asked for: the caller, or with `user_id` another user for an admin (403 for an employee). */
 function scopedUserId(ctx: Context): number {
@@ -30,6 +31,10 @@ export function learningRoutes({ db, requireUser }: Deps): Router {
   router.put('/progress/:courseId', requireUser, async (ctx) => {
     const courseId = parseId(ctx.params.courseId, 'Course');
     ctx.body = await updateProgress(db, currentUser(ctx).id, courseId, parseBody(ctx, ProgressUpdate).status);
+  });
+  router.get('/my-position', requireUser, async (ctx) => {
+    const me = currentUser(ctx);
+    ctx.body = await myPosition(db, me.position_id, me.id);
   });
   router.get('/points', requireUser, async (ctx) => {
     ctx.body = await pointsSummary(db, scopedUserId(ctx));

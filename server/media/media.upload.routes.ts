@@ -7,6 +7,7 @@ import { AppError, badRequest, notFound, validationFailed } from '../http/errors
 import { parseBody, parseWith } from '../http/validate.js';
 import { formField, requireFile } from '../http/multipart.js';
 import { notify } from '../notifications/notifications.service.js';
+import { materialSuggested } from '../notifications/messages.js';
 import fs from 'node:fs/promises';
 import { closeIfUnread, receiveUpload } from './media.receive.js';
 import { BufferPool, fillBuffer } from './media.buffers.js';
@@ -140,11 +141,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
     const file = receivedFile(ctx);
     const user = currentUser(ctx);
     const created = await addMedia(db, dirs, file, { bind_type: 'company' }, user, remark);
-    await notify.admins(db, {
-      title: 'New company material suggested',
-      content: `${user.full_name || user.username} suggested "${created.filename}" for the company introduction${remark ? `: ${remark}` : ''}`,
-      link: `/admin/media?status=pending&id=${created.id}`,
-    });
+    await notify.admins(db, materialSuggested(user.full_name || user.username, created, remark));
     ctx.status = 201;
     ctx.body = created;
   });

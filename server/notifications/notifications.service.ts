@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { NotificationType, type Notification } from '../../contract/notifications.js';
 import { toBool } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { toLocale, type Locale, type LocalizedContent } from './messages.js';
 
 export interface NotificationContent {
   title: string;
@@ -35,19 +36,35 @@ export const toNotification = (row: NotificationRow): Notification => ({
 /** Owner texts that mean "nobody": assignment to them notifies no one. */
 export const UNASSIGNED_MARKERS = new Set(['', '-', 'unassigned', 'none', '未分配', '待分配', '无']);
 
-async function deliver(db: Db, userIds: number[], message: NotificationContent, fallbackType: string): Promise<number> {
+/** Fixed texts (an admin's notice) or texts in each recipient's language. */
+export type Message = NotificationContent | LocalizedContent;
+
+async function localesOf(db: Db, ids: number[]): Promise<Map<number, Locale>> {
+  const locales = new Map<number, Locale>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows: { id: number; locale: string | null }[] = await db('users').whereIn('id', ids.slice(i, i + 500)).select('id', 'locale');
+    for (const row of rows) locales.set(Number(row.id), toLocale(row.locale));
+  }
+  return locales;
+}
+
+async function deliver(db: Db, userIds: number[], message: Message, fallbackType: string): Promise<number> {
   const ids = [...new Set(userIds)].filter((id) => Number.isInteger(id) && id > 0);
   if (!ids.length) return 0;
   const created_at = now();
-  const rows = ids.map((user_id) => ({
-    user_id,
-    type: message.type ?? fallbackType,
-    title: message.title,
-    content: message.content ?? '',
-    link: message.link ?? '',
-    read: false,
-    created_at,
-  }));
+  const locales = typeof message === 'function' ? await localesOf(db, ids) : undefined;
+  const rows = ids.map((user_id) => {
+    const content = typeof message === 'function' ? message(locales!.get(user_id) ?? 'zh-CN') : message;
+    return {
+      user_id,
+      type: content.type ?? fallbackType,
+      title: content.title,
+      content: content.content ?? '',
+      link: content.link ?? '',
+      read: false,
+      created_at,
+    };
+  });
   for (let i = 0; i < rows.length; i += 200) await db('notifications').insert(rows.slice(i, i + 200));
   return ids.length;
 }
@@ -58,19 +75,19 @@ const activeUserIds = async (db: Db, role: 'employee' | 'admin'): Promise<number
 /** The four event rules of spec part 6. Each returns how many notifications it created. */
 export const notify = {
   /** A new formal exam is published → every active employee. */
-  examPublished: async (db: Db, message: NotificationContent) =>
+  examPublished: async (db: Db, message: Message) =>
     deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.examPublished),
 
   /** A notice to every active employee. */
-  employees: async (db: Db, message: NotificationContent) =>
+  employees: async (db: Db, message: Message) =>
     deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.adminNotice),
 
   /** An administrative notice → every active admin. */
-  admins: async (db: Db, message: NotificationContent) =>
+  admins: async (db: Db, message: Message) =>
     deliver(db, await activeUserIds(db, 'admin'), message, NotificationType.adminNotice),
 
   /** A task or item assigned to an owner name → active users whose full_name or username equals it. */
-  owner: async (db: Db, ownerText: string | null | undefined, message: NotificationContent) => {
+  owner: async (db: Db, ownerText: string | null | undefined, message: Message) => {
     const owner = (ownerText ?? '').trim();
     if (UNASSIGNED_MARKERS.has(owner.toLowerCase())) return 0;
     const ids = await db('users')
@@ -81,7 +98,7 @@ export const notify = {
   },
 
   /** A directed notice to one user; id 0 (or a user that does not exist) is ignored. */
-  user: async (db: Db, userId: number, message: NotificationContent) => {
+  user: async (db: Db, userId: number, message: Message) => {
     if (!userId) return 0;
     const exists = await db('users').where({ id: userId }).first('id');
     return exists ? deliver(db, [userId], message, NotificationType.directed) : 0;

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import type ExcelJS from 'exceljs';
 import type { Db } from '../db/knex.js';
-import type { ImportReport, ImportRowError } from '../../contract/catalog.js';
+import type { ImportErrorCode, ImportReport, ImportRowError } from '../../contract/catalog.js';
+import type { z } from 'zod';
 import { validationFailed } from '../http/errors.js';
 import { ProductCreate, type ProductInput } from './products.schema.js';
 import { findProductByCode, insertProduct, updateProductRow } from './products.repository.js';
@@ -95,25 +96,32 @@ interface ValidRow {
   input: ProductInput & { name: string };
 }
 
+const KNOWN_ISSUES = new Set<ImportErrorCode>(['too_small', 'too_big', 'invalid_value', 'invalid_format']);
+
+function issueCode(issue: z.core.$ZodIssue): Pick<ImportRowError, 'code' | 'expected'> {
+  if (issue.code === 'invalid_type') return issue.input === undefined ? { code: 'required' } : { code: 'invalid_type', expected: issue.expected };
+  return { code: KNOWN_ISSUES.has(issue.code as ImportErrorCode) ? (issue.code as ImportErrorCode) : 'invalid' };
+}
+
 function validate(rows: SourceRow[]): { valid: ValidRow[]; errors: ImportRowError[] } {
   const valid: ValidRow[] = [];
   const errors: ImportRowError[] = [];
   const codes = new Map<string, number>();
   for (const { row, values } of rows) {
     if ('__invalid' in values) {
-      errors.push({ row, error: 'each product must be an object' });
+      errors.push({ row, code: 'not_an_object', error: 'each product must be an object' });
       continue;
     }
-    const parsed = ProductCreate.safeParse(normalise(values));
+    const parsed = ProductCreate.safeParse(normalise(values), { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) errors.push({ row, field: issue.path.join('.') || undefined, error: issue.message });
+      for (const issue of parsed.error.issues) errors.push({ row, field: issue.path.join('.') || undefined, error: issue.message, ...issueCode(issue) });
       continue;
     }
     const code = parsed.data.code;
     if (code) {
       const first = codes.get(code);
       if (first !== undefined) {
-        errors.push({ row, field: 'code', error: `duplicate code "${code}" (also in row ${first})` });
+        errors.push({ row, field: 'code', code: 'duplicate_code', other_row: first, error: `duplicate code "${code}" (also in row ${first})` });
         continue;
       }
       codes.set(code, row);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { whereContains } from '../db/contains.js';
+import { searchAndPage } from '../db/paginate.js';
 import type { Db } from '../db/knex.js';
 import type { Product } from '../../contract/catalog.js';
 import { parseJson, toNullableNumber } from '../db/rows.js';
@@ -41,12 +41,6 @@ export const toProduct = (r: ProductRow): Product => ({
 /** `status` semantics shared by products and courses: omitted → active only, `all` → every status, else exact. */
 export const statusToMatch = (status: string | undefined): string | undefined => (status === 'all' ? undefined : status || 'active');
 
-/** Applies page/size when either is given (size defaults to 20, page to 1). */
-export function applyPaging<Q extends Knex.QueryBuilder>(query: Q, filter: Pick<ListFilter, 'page' | 'size'>): Q {
-  if (filter.page === undefined && filter.size === undefined) return query;
-  const size = filter.size ?? 20;
-  return query.limit(size).offset(((filter.page ?? 1) - 1) * size) as Q;
-}
 
 /** The list as JSON, cached per filter: the hot path of every catalog screen. */
 export async function listProductsJson(db: Db, filter: ListFilter): Promise<SerializedJson> {
@@ -67,8 +61,7 @@ export async function listProducts(db: Db, filter: ListFilter): Promise<Product[
   const status = statusToMatch(filter.status);
   if (status) query.where('status', status);
   if (filter.category) query.where('category', filter.category);
-  if (filter.q) whereContains(query, ['name', 'code'], filter.q);
-  return (await applyPaging(query, filter)).map(toProduct);
+  return (await searchAndPage(query, ['name', 'code'], filter)).map(toProduct);
 }
 
 export const findProductRow = (db: Db, id: number): Promise<ProductRow | undefined> => db<ProductRow>('products').where({ id }).first();

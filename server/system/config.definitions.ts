@@ -34,4 +34,19 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
   update_base_url: { schema: updateUrl, default: '' },
   coaching_admin_listen: { schema: z.boolean(), default: false },
+  /** Chat routes on this computer (local-llama, or is_local) before remote ones; otherwise priority alone decides. */
+  llm_local_first: { schema: z.boolean(), default: false },
+  /** Replies a local chat model generates at once; the others wait in line and are told their place. */
+  local_llm_concurrency: { schema: positiveInt(8), default: 1 },
+  /** A local chat model unused this long is unloaded to give its memory back. */
+  local_llm_idle_unload_seconds: { schema: positiveInt(7 * 24 * 3600), default: 300 },
+  /** The longest reply of a local chat model, in tokens. */
+  local_llm_max_tokens: { schema: positiveInt(32_768), default: 1024 },
+  /** Tokens of context per reply (prompt and answer); at most what the model was trained for. */
+  local_llm_context_size: { schema: positiveInt(131_072), default: 4096 },
+  /** Central server: the parameters its branch laptops take from it, besides company_intro_content (docs/sync.md). */
+  branch_parameters: {
+    schema: z.array(z.string().trim()).refine((keys) => keys.every((key) => key in configDefinitions && key !== 'branch_parameters'), 'must name system parameters'),
+    default: [],
+  },
 };

@@ -21,6 +21,9 @@ async function storedValues(db: Db): Promise<Map<string, Value>> {
 /** Read on hot paths (every chunk of an upload, every login); writeConfig clears it. */
 const configCache = perDatabase<SystemConfig>({ maxBytes: 256 * 1024, ttlMs: 5_000 });
 
+/** For writers outside this module (parameters arriving from the central server). */
+export const configChanged = (db: Db): void => configCache(db).clear();
+
 async function loadConfig(db: Db): Promise<SystemConfig> {
   const stored = await storedValues(db);
   const out: SystemConfig = {};

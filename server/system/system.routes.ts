@@ -39,7 +39,7 @@ export function systemRoutes({ db, requireAdmin, updates }: Deps): Router {
   });
 
   router.get('/departments', async (ctx) => {
-    ctx.body = await listDepartments(db);
+    ctx.body = await listDepartments(db, parseQuery(ctx, schema.OrgListQuery));
   });
   router.get('/departments/:id', async (ctx) => {
     ctx.body = await getDepartment(db, parseId(ctx.params.id, 'Department'));
@@ -56,7 +56,7 @@ export function systemRoutes({ db, requireAdmin, updates }: Deps): Router {
   });
 
   router.get('/positions', async (ctx) => {
-    ctx.body = await listPositions(db);
+    ctx.body = await listPositions(db, parseQuery(ctx, schema.OrgListQuery));
   });
   router.get('/positions/:id', async (ctx) => {
     ctx.body = await getPosition(db, parseId(ctx.params.id, 'Position'));

@@ -39,6 +39,13 @@ export const UserListQuery = z.object({
   size: z.coerce.number().int().min(1).max(500).optional(),
 });
 
+/** Departments and positions: name contains `q`; `page` + `size` page the list (all when neither is given). */
+export const OrgListQuery = z.object({
+  q: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(500).optional(),
+});
+
 export const DepartmentCreate = z.object({ name: z.string().trim().min(1).max(100), description: z.string().max(2000).optional() });
 export const DepartmentUpdate = DepartmentCreate.partial();
 

@@ -3,6 +3,14 @@ import type { Department } from '../../contract/users.js';
 import { conflict, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { forgetCachedUsers } from './users.repository.js';
+import { searchAndPage } from '../db/paginate.js';
+
+/** Name contains `q`; `page` + `size` page the list (all when neither is given). */
+export interface OrgListFilter {
+  q?: string;
+  page?: number;
+  size?: number;
+}
 
 interface DepartmentRow {
   id: number;
@@ -14,8 +22,9 @@ interface DepartmentRow {
 
 const userCounts = (db: Db) => db('users').select('department_id').count({ count: '*' }).whereNotNull('department_id').groupBy('department_id');
 
-export async function listDepartments(db: Db): Promise<Department[]> {
-  const [rows, counts] = await Promise.all([db<DepartmentRow>('departments').orderBy('name'), userCounts(db)]);
+export async function listDepartments(db: Db, filter: OrgListFilter = {}): Promise<Department[]> {
+  const query = db<DepartmentRow>('departments').orderBy(['name', 'id']);
+  const [rows, counts] = await Promise.all([searchAndPage(query, ['name'], filter), userCounts(db)]);
   const byId = new Map((counts as { department_id: number; count: unknown }[]).map((c) => [Number(c.department_id), Number(c.count)]));
   return rows.map((r) => ({ ...r, id: Number(r.id), user_count: byId.get(Number(r.id)) ?? 0 }));
 }

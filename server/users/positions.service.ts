@@ -4,6 +4,8 @@ import { conflict, notFound, validationFailed } from '../http/errors.js';
 import { toBool, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { forgetCachedUsers } from './users.repository.js';
+import { searchAndPage } from '../db/paginate.js';
+import type { OrgListFilter } from './departments.service.js';
 
 export interface KnowledgeInput {
   title?: string;
@@ -48,8 +50,12 @@ export async function getPosition(db: Db, id: number): Promise<Position> {
   return { id: Number(row.id), name: row.name, description: row.description, knowledge: items.map(toKnowledge), created_at: row.created_at, updated_at: row.updated_at };
 }
 
-export async function listPositions(db: Db): Promise<Position[]> {
-  const [rows, items] = await Promise.all([db('positions').orderBy('name'), db<KnowledgeRow>('position_knowledge').orderBy(['sort_order', 'id'])]);
+export async function listPositions(db: Db, filter: OrgListFilter = {}): Promise<Position[]> {
+  const query = db('positions').orderBy(['name', 'id']);
+  const rows = await searchAndPage(query, ['name'], filter);
+  const items = await db<KnowledgeRow>('position_knowledge')
+    .whereIn('position_id', rows.map((r: { id: number }) => r.id))
+    .orderBy(['sort_order', 'id']);
   return rows.map((row) => ({
     id: Number(row.id),
     name: row.name,

@@ -3,8 +3,7 @@ import type { Locale, Role, User, UserStatus } from '../../contract/users.js';
 import { toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { perDatabase } from '../db/read-cache.js';
-import { whereContains } from '../db/contains.js';
-import { applyPaging } from '../products/products.repository.js';
+import { searchAndPage } from '../db/paginate.js';
 
 // About 2,000 users (a row is some 500 bytes): those active in the last 2 s.
 const userCache = perDatabase<UserRow>({ maxBytes: 1024 * 1024, ttlMs: 2_000 });
@@ -63,8 +62,7 @@ export async function listUsers(db: Db, filter: UserFilter = {}): Promise<User[]
   if (filter.role) query.where('role', filter.role);
   if (filter.status) query.where('status', filter.status);
   if (filter.department !== undefined) query.where('department', filter.department);
-  if (filter.q) whereContains(query, ['username', 'full_name'], filter.q);
-  return (await applyPaging(query, filter)).map(toUser);
+  return (await searchAndPage(query, ['username', 'full_name'], filter)).map(toUser);
 }
 
 export type NewUser = Omit<UserRow, 'id' | 'locale' | 'created_at' | 'updated_at'>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryBool } from '../http/validate.js';
+import { QueryBool, SearchPaging } from '../http/validate.js';
 import { DefinitionStateField, JsonTextField, KeyField, text, updateSchema } from './fields.js';
 
 const ConfigJsonField = JsonTextField.refine((json) => json.startsWith('{'), 'must be a JSON object');
@@ -27,7 +27,7 @@ export const XAppUpdate = updateSchema(commonFields);
 
 export type DefinitionInput = z.output<typeof SkillUpdate>;
 
-export const DefinitionListQuery = z.object({
+export const DefinitionListQuery = SearchPaging.extend({
   state: DefinitionStateField.optional(),
   exposed_to_user: QueryBool.optional(),
 });

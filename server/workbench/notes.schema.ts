@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text, updateSchema } from './fields.js';
+import { SearchPaging } from '../http/validate.js';
 
 const LinkId = z.number().int().positive().nullable().optional();
 const noteFields = {
@@ -15,5 +16,6 @@ export const NoteUpdate = updateSchema(noteFields);
 export type NoteInput = z.output<typeof NoteUpdate>;
 
 const QueryId = z.coerce.number().int().positive().optional();
-export const NoteListQuery = z.object({ q: z.string().trim().max(200).optional(), course_id: QueryId, product_id: QueryId, task_id: QueryId });
+/** `q` searches title and content; `page` + `size` page the list (all when neither is given). */
+export const NoteListQuery = SearchPaging.extend({ course_id: QueryId, product_id: QueryId, task_id: QueryId });
 export type NoteFilter = z.output<typeof NoteListQuery>;

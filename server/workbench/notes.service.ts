@@ -1,6 +1,6 @@
 // Study notes: per-user, optionally linked to a course, a product or one of the caller's tasks.
 import type { Db } from '../db/knex.js';
-import { whereContains } from '../db/contains.js';
+import { searchAndPage } from '../db/paginate.js';
 import type { StudyNote } from '../../contract/workbench.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { toNullableNumber } from '../db/rows.js';
@@ -24,12 +24,15 @@ const toNote = (row: NoteRow): StudyNote => ({
   updated_at: row.updated_at,
 });
 
-/** The owners' notes, newest first; `q` matches title or content case-insensitively. [] for an empty owner set. */
+/**
+ * The owners' notes, newest first; `q` matches title or content case-insensitively; `page` + `size` page them (all
+ * when neither is given). [] for an empty owner set.
+ */
 export async function listNotesOfOwners(db: Db, ownerIds: readonly number[], filter: NoteFilter): Promise<StudyNote[]> {
   const rows = await selectOwned<NoteRow>(db, 'study_notes', ownerIds, (query) => {
     for (const link of ['course_id', 'product_id', 'task_id'] as const) if (filter[link] !== undefined) query.where(link, filter[link]);
-    if (filter.q) whereContains(query, ['title', 'content'], filter.q);
     query.orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+    searchAndPage(query, ['title', 'content'], filter);
   });
   return rows.map(toNote);
 }

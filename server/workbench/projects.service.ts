@@ -3,6 +3,8 @@ import type { Project, ProjectDetail } from '../../contract/workbench.js';
 import { notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { selectOwned } from './owner-scope.js';
+import { searchAndPage } from '../db/paginate.js';
+import type { SearchPagingFilter } from '../http/validate.js';
 import { givenFields } from './fields.js';
 import { listTasksOfOwners } from './tasks.repository.js';
 
@@ -31,20 +33,24 @@ const toProject = (row: ProjectRow): Project => ({
   updated_at: row.updated_at,
 });
 
-/** Projects with their task counts, most recently updated first; [] for an empty owner set. */
-export async function listProjectsOfOwners(db: Db, ownerIds: readonly number[], projectId?: number): Promise<Project[]> {
+/**
+ * Projects with their task counts, most recently updated first; [] for an empty owner set. `q` keeps the names
+ * that contain it; `page` + `size` page the list (all when neither is given).
+ */
+export async function listProjectsOfOwners(db: Db, ownerIds: readonly number[], filter: SearchPagingFilter & { id?: number } = {}): Promise<Project[]> {
   const rows = await selectOwned<ProjectRow>(db, 'worker_projects', ownerIds, (query) => {
     query
       .select('worker_projects.*', db('worker_tasks').count('*').where('worker_tasks.project_id', db.ref('worker_projects.id')).as('task_count'))
       .orderBy([{ column: 'worker_projects.updated_at', order: 'desc' }, { column: 'worker_projects.id', order: 'desc' }]);
-    if (projectId !== undefined) query.where('worker_projects.id', projectId);
+    if (filter.id !== undefined) query.where('worker_projects.id', filter.id);
+    searchAndPage(query, ['worker_projects.name'], filter);
   });
   return rows.map(toProject);
 }
 
 /** The caller's project; another user's project is a 404, like a missing one. */
 export async function findOwnProject(db: Db, userId: number, id: number): Promise<Project> {
-  const [project] = await listProjectsOfOwners(db, [userId], id);
+  const [project] = await listProjectsOfOwners(db, [userId], { id });
   if (!project) throw notFound('Project');
   return project;
 }

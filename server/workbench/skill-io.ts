@@ -58,6 +58,18 @@ function tableFrom(value: unknown): TableContent | undefined {
   return { columns, rows };
 }
 
+/**
+ * The JSON a table skill's reply must be when the route enforces a schema (a local model): every list and text is
+ * bounded, so even a small model's reply ends, and ends as valid JSON.
+ */
+export const TABLE_REPLY_SCHEMA = {
+  type: 'object',
+  properties: {
+    columns: { type: 'array', items: { type: 'string', maxLength: 100 }, minItems: 1, maxItems: 20 },
+    rows: { type: 'array', items: { type: 'array', items: { type: 'string', maxLength: 500 }, maxItems: 20 }, maxItems: 200 },
+  },
+} as const;
+
 /** Reads a table out of a model reply: JSON, possibly fenced or wrapped in prose. */
 export function parseTable(reply: string): TableContent | undefined {
   const text = unfence(reply);

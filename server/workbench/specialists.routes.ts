@@ -10,7 +10,7 @@ export function specialistRoutes({ db, requireUser, requireAdmin }: Deps): Route
   const router = new Router({ prefix: '/specialists' });
 
   router.get('/', requireUser, async (ctx) => {
-    ctx.body = await listSpecialists(db, parseQuery(ctx, SpecialistListQuery).state, currentUser(ctx));
+    ctx.body = await listSpecialists(db, parseQuery(ctx, SpecialistListQuery), currentUser(ctx));
   });
   router.get('/:id', requireUser, async (ctx) => {
     ctx.body = await getSpecialist(db, parseId(ctx.params.id, 'Specialist'));

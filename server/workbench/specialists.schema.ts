@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonTextField, KeyField, text, updateSchema } from './fields.js';
+import { SearchPaging } from '../http/validate.js';
 
 const specialistFields = {
   key: KeyField,
@@ -20,5 +21,9 @@ export const SpecialistCreate = z.object(specialistFields);
 export const SpecialistUpdate = updateSchema(specialistFields);
 export type SpecialistInput = z.output<typeof SpecialistUpdate>;
 
-/** `state` of GET /api/specialists (4.11): omitted → active; `all` (admin) → all but system; else exact match. */
-export const SpecialistListQuery = z.object({ state: z.string().trim().max(32).optional() });
+/**
+ * `state` of GET /api/specialists (4.11): omitted → active; `all` (admin) → all but system; else exact match.
+ * `q` searches key and name; `page` + `size` page the list (all when neither is given).
+ */
+export const SpecialistListQuery = SearchPaging.extend({ state: z.string().trim().max(32).optional() });
+export type SpecialistListFilter = z.output<typeof SpecialistListQuery>;

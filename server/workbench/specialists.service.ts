@@ -8,7 +8,8 @@ import { now } from '../db/time.js';
 import { assertKeyFree, givenFields } from './fields.js';
 import { findSkillsByKeys } from './definitions.service.js';
 import { GENERAL_ASSISTANT } from './builtins.js';
-import type { SpecialistInput } from './specialists.schema.js';
+import type { SpecialistInput, SpecialistListFilter } from './specialists.schema.js';
+import { searchAndPage } from '../db/paginate.js';
 
 const TABLE = 'specialists';
 
@@ -39,7 +40,7 @@ const toSpecialist = (row: SpecialistRow): Specialist => ({
 });
 
 /** Spec 4.11: system specialists appear only when `system` is asked for; `all` is for admins. */
-export async function listSpecialists(db: Db, state: string | undefined, viewer: User): Promise<Specialist[]> {
+export async function listSpecialists(db: Db, { state, ...filter }: SpecialistListFilter, viewer: User): Promise<Specialist[]> {
   const query = db<SpecialistRow>(TABLE).orderBy('id');
   if (state === 'all') {
     if (viewer.role !== 'admin') throw forbidden('Listing specialists of every state is for administrators');
@@ -47,7 +48,7 @@ export async function listSpecialists(db: Db, state: string | undefined, viewer:
   } else {
     query.where('state', state || 'active');
   }
-  return (await query).map(toSpecialist);
+  return (await searchAndPage(query, ['key', 'name'], filter)).map(toSpecialist);
 }
 
 export async function getSpecialist(db: Db, id: number): Promise<Specialist> {

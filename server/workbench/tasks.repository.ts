@@ -5,6 +5,8 @@ import { notFound } from '../http/errors.js';
 import { parseJson, toBool, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { selectOwned } from './owner-scope.js';
+import { searchAndPage } from '../db/paginate.js';
+import type { SearchPagingFilter } from '../http/validate.js';
 
 interface TaskRow {
   id: number;
@@ -86,11 +88,14 @@ const TASK_ORDER = [
   { column: 'id', order: 'desc' },
 ] as const;
 
-/** Tasks of the given owners, pinned first, then most recently updated; [] for an empty owner set. */
-export async function listTasksOfOwners(db: Db, ownerIds: readonly number[], filter: { project_id?: number } = {}): Promise<Task[]> {
+/**
+ * Tasks of the given owners, pinned first, then most recently updated; [] for an empty owner set. `q` keeps the
+ * titles that contain it; `page` + `size` page the list (all when neither is given).
+ */
+export async function listTasksOfOwners(db: Db, ownerIds: readonly number[], filter: SearchPagingFilter & { project_id?: number } = {}): Promise<Task[]> {
   const rows = await selectOwned<TaskRow>(db, 'worker_tasks', ownerIds, (query) => {
     if (filter.project_id !== undefined) query.where({ project_id: filter.project_id });
-    query.orderBy([...TASK_ORDER]);
+    searchAndPage(query.orderBy([...TASK_ORDER]), ['title'], filter);
   });
   return rows.map(toTask);
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Task } from '../../contract/workbench.js';
 import { notify } from '../notifications/notifications.service.js';
+import { taskAssigned } from '../notifications/messages.js';
 import { findOwnProject } from './projects.service.js';
 import { deleteTaskWithRecords, findOwnTask, updateTaskRow, type TaskPatch } from './tasks.repository.js';
 
@@ -10,8 +11,7 @@ export async function updateTask(db: Db, userId: number, id: number, patch: Task
   await updateTaskRow(db, id, patch);
   const owner = patch.owner?.trim();
   if (owner && owner !== current.owner) {
-    const task = `“${patch.title ?? current.title}”`;
-    await notify.owner(db, owner, { title: `Task assigned to you: ${task}`, content: `The task ${task} is now assigned to ${owner}.`, link: `/worker/tasks/${id}` });
+    await notify.owner(db, owner, taskAssigned({ id, title: patch.title ?? current.title }, owner));
   }
   return findOwnTask(db, userId, id);
 }

@@ -13,7 +13,7 @@ import { streamChat } from '../ai/chat-client.js';
 import { lazyEventStream } from '../http/sse.js';
 import { AppError } from '../http/errors.js';
 import type { ExchangePlan } from './exchange-plan.js';
-import { parseSkillOutput } from './skill-io.js';
+import { parseSkillOutput, TABLE_REPLY_SCHEMA } from './skill-io.js';
 import { deleteTaskWithRecords, finishRun, insertArtifact, insertRun, insertTask, updateTaskRow } from './tasks.repository.js';
 
 interface StartedRun {
@@ -85,6 +85,7 @@ export async function workerChat(ctx: Context, db: Db, plan: ExchangePlan): Prom
     try {
       result = await streamChat(db, {
         messages: plan.messages,
+        jsonSchema: plan.skill?.output_kind === 'table' ? TABLE_REPLY_SCHEMA : undefined,
         signal: abort.signal,
         onToken: (content) => {
           streamed += content;

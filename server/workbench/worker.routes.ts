@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
-import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { parseBody, parseId, parseQuery, SearchPaging } from '../http/validate.js';
 import { ProjectCreate, ProjectUpdate, TaskListQuery, TaskUpdate, WorkerChatBody } from './worker.schema.js';
 import { planExchange } from './exchange-plan.js';
 import { workerChat } from './worker-chat.js';
@@ -24,9 +24,9 @@ export function workerRoutes({ db, requireUser }: Deps): Router {
   });
 
   router.get('/my-tasks', async (ctx) => {
-    const { project_id } = parseQuery(ctx, TaskListQuery);
-    if (project_id !== undefined) await findOwnProject(db, me(ctx), project_id);
-    ctx.body = await listTasksOfOwners(db, [me(ctx)], { project_id });
+    const filter = parseQuery(ctx, TaskListQuery);
+    if (filter.project_id !== undefined) await findOwnProject(db, me(ctx), filter.project_id);
+    ctx.body = await listTasksOfOwners(db, [me(ctx)], filter);
   });
   router.get('/my-tasks/:id', async (ctx) => {
     ctx.body = await ownTask(ctx);
@@ -54,7 +54,7 @@ export function workerRoutes({ db, requireUser }: Deps): Router {
   });
 
   router.get('/projects', async (ctx) => {
-    ctx.body = await listProjectsOfOwners(db, [me(ctx)]);
+    ctx.body = await listProjectsOfOwners(db, [me(ctx)], parseQuery(ctx, SearchPaging));
   });
   router.post('/projects', async (ctx) => {
     const project = await createProject(db, me(ctx), parseBody(ctx, ProjectCreate));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KeyField, atLeastOneField, text } from './fields.js';
+import { SearchPaging } from '../http/validate.js';
 
 export const MAX_DOCUMENT_CHARS = 1_000_000;
 
@@ -44,7 +45,8 @@ export const TaskUpdate = z
   })
   .refine(atLeastOneField, 'give at least one of title, pinned, project_id, owner');
 
-export const TaskListQuery = z.object({ project_id: z.coerce.number().int().positive().optional() });
+/** `q` searches the title; `page` + `size` page the list (all when neither is given). */
+export const TaskListQuery = SearchPaging.extend({ project_id: z.coerce.number().int().positive().optional() });
 
 export const ProjectCreate = z.object({
   name: text(200).min(1),

@@ -37,7 +37,7 @@ describe('audio routes, models, fallback policy and call analysis', () => {
     [ts, cloud] = await Promise.all([startTestServer(), startFakeModel()]);
     employee = await ts.user();
     await fs.mkdir(modelsDir(), { recursive: true });
-    await writeTinyWhisperModel(path.join(modelsDir(), 'ggml-tiny-test.bin'));
+    await writeTinyWhisperModel(path.join(modelsDir(), 'ggml-tiny-test.bin'), { segmentSeconds: 30 });
     await setConfig({ audio_local_quality: 'fast' });
     wav = LOCAL_PATH_MISSING ? new Uint8Array(0) : new Uint8Array(await fs.readFile((await callFixtures()).files['call-mono.wav']!));
   });

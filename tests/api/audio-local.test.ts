@@ -62,7 +62,7 @@ describe('local speech-to-text for call recordings', { skip: LOCAL_PATH_MISSING 
   before(async () => {
     [ts, fx] = await Promise.all([startTestServer(), callFixtures()]);
     await fs.mkdir(path.join(ts.dataDir, 'models'), { recursive: true });
-    await writeTinyWhisperModel(path.join(ts.dataDir, 'models', 'ggml-tiny-test.bin'));
+    await writeTinyWhisperModel(path.join(ts.dataDir, 'models', 'ggml-tiny-test.bin'), { segmentSeconds: 30 });
     // A local-whisper route names its model by file name and needs no URL.
     const route = await ts.api.post('/api/ai/routes', { token: ts.adminToken, body: { name: 'Desk whisper', kind: 'audio', provider: 'local-whisper', model: 'ggml-tiny-test.bin' } });
     assert.equal(route.status, 201, route.text);
@@ -210,7 +210,8 @@ describe('local speech-to-text for call recordings', { skip: LOCAL_PATH_MISSING 
     const third = upload(rep.token, fx.files['call-mono.wav']!);
     const list = await until('third queued', async () => {
       const items = (await ts.api.get('/api/audio/jobs?state=queued', { token: rep.token })).body.data.items as { id: number; queue_position: number }[];
-      return items.length === 2 ? items : undefined;
+      // A job is queued from its creation, and has its place once it has asked for the machine (after probing).
+      return items.length === 2 && items.every((j) => j.queue_position !== null) ? items : undefined;
     });
     assert.deepEqual(
       list.map((j) => j.queue_position),

@@ -150,7 +150,15 @@ describe('products and courses', () => {
       const dry = await s.api.post('/api/products/import?dry_run=true', { ...admin(), form: fileForm('bad.json', file) });
       assert.equal(dry.status, 200);
       assert.equal(dry.body.data.dry_run, true);
-      assert.equal(dry.body.data.errors.length, 3);
+      assert.deepEqual(
+        dry.body.data.errors.map(({ row, field, code, other_row }: { row: number; field?: string; code: string; other_row?: number }) => ({ row, field, code, other_row })),
+        [
+          { row: 2, field: 'name', code: 'required', other_row: undefined },
+          { row: 3, field: 'code', code: 'duplicate_code', other_row: 1 },
+          { row: 4, field: 'commission_rate', code: 'too_big', other_row: undefined },
+        ],
+        'each problem has a code a client can translate',
+      );
       const goodDry = await s.api.post('/api/products/import', { ...admin(), form: fileForm('ok.json', JSON.stringify([{ code: 'DRY-1', name: 'Dry' }]), { dry_run: 'true' }) });
       assert.equal(goodDry.body.data.created, 1);
       assert.equal(goodDry.body.data.imported, 0);

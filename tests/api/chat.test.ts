@@ -1,11 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { until } from '../support/until.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { replaceChunks } from '../../server/knowledge/chunks.js';
 import { streamChat } from '../../server/ai/chat-client.js';
 
-type ChatEvent = { type: 'text'; content: string } | { type: 'done' } | { type: 'error'; message: string };
+type ChatEvent = { type: 'text'; content: string } | { type: 'done'; route?: unknown } | { type: 'error'; message: string };
 
 /** Parses a text/event-stream body that must consist of `data: <json>` events only. */
 function parseEvents(body: string): ChatEvent[] {
@@ -20,14 +21,6 @@ function parseEvents(body: string): ChatEvent[] {
 }
 
 const replyText = (events: ChatEvent[]) => events.map((e) => (e.type === 'text' ? e.content : '')).join('');
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 describe('AI coach chat /api/ai-chat', () => {
   let ts: TestServer;
@@ -111,7 +104,7 @@ describe('AI coach chat /api/ai-chat', () => {
         { type: 'text', content: 'Hello' },
         { type: 'text', content: ' from' },
         { type: 'text', content: ' the fake model.' },
-        { type: 'done' },
+        { type: 'done', route: { id: null, name: 'system config', model: 'coach-model', local: true } },
       ]);
     });
 
@@ -264,7 +257,7 @@ describe('AI coach chat /api/ai-chat', () => {
       });
       assert.deepEqual(pieces, ['Spec', 'ialist']);
       assert.equal(result.text, 'Specialist');
-      assert.deepEqual(result.route, { id: null, name: 'system config', model: 'coach-model' });
+      assert.deepEqual(result.route, { id: null, name: 'system config', model: 'coach-model', local: true });
       assert.equal(result.attempts, 1);
       const logged = await ts.api.get('/api/ai/calls?specialist_key=contract_reviewer', { token: admin() });
       assert.equal(logged.body.data.total, 1);

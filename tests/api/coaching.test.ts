@@ -12,56 +12,10 @@ import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
 import { form } from './media-fixtures.js';
 import { LOCAL_PATH_MISSING, callFixtures, stereoCall, type TimedTurn } from './audio-fixtures.js';
 import { sseEvents, useFakeModel, workerChat } from './workbench.fixtures.js';
+import { TURNS, approveHandbook, chunkContaining, modelReply, type Chunk } from './coaching-fixtures.js';
 
 const FIXTURE_TOOLS_MISSING = (spawnSync('espeak-ng', ['--version']).error !== undefined && 'espeak-ng is not installed') || (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed');
 
-const TURNS = [
-  { side: 'rep', text: 'Hello, this is Anna from Hengxin Bank. I am calling about the Steady Income Fund.' },
-  { side: 'customer', text: 'I am worried about the risk. What happens if the market falls?' },
-  { side: 'rep', text: 'The Steady Income Fund is risk level R1, very safe. Our commission is only 3.5 percent.' },
-  { side: 'customer', text: 'That commission sounds too high for me.' },
-  { side: 'rep', text: 'Returns are guaranteed. Can I send you the product sheet?' },
-] as const;
-
-const HANDBOOK = `---
-title: Steady Income Fund handbook
-domain: wealth
----
-
-# Steady Income Fund handbook
-
-## Product: Steady Income Fund
-
-- code: SIF-1
-- category: fund
-- risk_level: R3
-- commission_rate: 2.5%
-- summary: A bond fund for steady income.
-
-## Product: Growth Fund
-
-- code: GRW-2
-- category: fund
-- risk_level: R4
-- commission_rate: 3.5%
-
-## Commission
-
-The Steady Income Fund pays advisers a commission of 2.5 percent of the amount invested.
-
-## Comparison
-
-The Steady Income Fund is steadier than the Growth Fund. The Growth Fund pays a commission of 3.5 percent.
-
-## Risk and returns
-
-The Steady Income Fund is a medium risk product, risk level R3. Its returns are not guaranteed: the value of the fund can fall.
-`;
-
-interface Chunk {
-  id: number;
-  content: string;
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -79,31 +33,7 @@ describe('coaching from customer calls /api/coaching', { skip: FIXTURE_TOOLS_MIS
 
   const admin = () => ts.adminToken;
   const segments = () => call.turns.map((t) => ({ start: t.start, end: t.end, text: t.text, speaker: t.side }));
-  const modelReply = () => ({
-    objections: [
-      {
-        customer_segments: [1],
-        summary: '担心市场下跌的风险',
-        rep_segments: [2],
-        handling: 'partly_answered',
-        assessment: '只说“很安全”，没有如实说明风险。',
-        better_answer: '说明产品为中风险（R3），收益不保证，再了解客户能承受的波动。',
-        chunk_ids: [chunks.risk.id],
-      },
-      { customer_segments: [3], summary: '觉得佣金太高', rep_segments: [], handling: 'not_answered', assessment: '没有回应。', better_answer: '解释费用结构与服务价值。' },
-      // A "customer" objection pointing at the rep's own segment rests on nothing the customer said: left out.
-      { customer_segments: [2], summary: 'not a customer segment' },
-    ],
-    contradictions: [
-      { rep_segment: 4, claim: 'Returns are guaranteed.', stated: '收益有保证', correct: '稳盈基金的收益不保证，基金净值可能下跌。', chunk_id: chunks.risk.id, explanation: '已审核资料明确说收益不保证。' },
-      // Cites a chunk that was never offered: left out.
-      { rep_segment: 4, claim: 'x', correct: 'y', chunk_id: 999_999 },
-      // A customer's segment is not something the rep stated: left out.
-      { rep_segment: 1, claim: 'z', correct: 'w', chunk_id: chunks.risk.id },
-    ],
-    practice: [{ title: '练习如实说明风险', detail: '用 R3 中风险的说法回应客户的担心。', segments: [1, 2] }],
-  });
-  const behave = () => fake.behave({ transcription: { text: TURNS.map((t) => t.text).join(' '), language: 'en', segments: segments() }, chunks: [JSON.stringify(modelReply())] });
+  const behave = () => fake.behave({ transcription: { text: TURNS.map((t) => t.text).join(' '), language: 'en', segments: segments() }, chunks: [JSON.stringify(modelReply(chunks.risk.id))] });
 
   const transcribe = async (token: string, file: string, fields: Record<string, string> = { speakers: 'true', channels: 'rep,customer' }) => {
     const res = await ts.api.post('/api/audio/transcribe', { token, form: form(fields, { name: path.basename(file), data: new Uint8Array(await fs.readFile(file)) }) });
@@ -116,12 +46,6 @@ describe('coaching from customer calls /api/coaching', { skip: FIXTURE_TOOLS_MIS
     const res = await fetch(ts.url + url, { headers });
     return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
   };
-  const chunkContaining = async (q: string, needle: string): Promise<Chunk> => {
-    const hits = (await ts.api.get(`/api/knowledge/search?q=${encodeURIComponent(q)}&limit=20`, { token: admin() })).body.data as Chunk[];
-    const hit = hits.find((h) => h.content.includes(needle));
-    assert.ok(hit, `a chunk containing ${needle}: ${JSON.stringify(hits.map((h) => h.content))}`);
-    return hit;
-  };
 
   before(async () => {
     ts = await startTestServer();
@@ -129,18 +53,13 @@ describe('coaching from customer calls /api/coaching', { skip: FIXTURE_TOOLS_MIS
     rep = await ts.user();
     other = await ts.user();
 
-    await fs.mkdir(ts.config.knowledgeDir, { recursive: true });
-    await fs.writeFile(path.join(ts.config.knowledgeDir, 'sif.md'), HANDBOOK);
-    const scanned = await ts.api.post('/api/knowledge/scan', { token: admin() });
-    const source = scanned.body.data.results.find((r: Json) => r.file_path === 'sif.md');
-    const approved = await ts.api.post(`/api/knowledge/audit/${source.source_id}`, { token: admin(), body: { action: 'approve' } });
-    assert.equal(approved.status, 200, approved.text);
+    await approveHandbook(ts);
     chunks = {
-      commission: await chunkContaining('advisers commission', 'pays advisers a commission of 2.5 percent'),
-      comparison: await chunkContaining('steadier', 'Growth Fund pays a commission of 3.5 percent'),
-      risk: await chunkContaining('guaranteed', 'returns are not guaranteed'),
-      sifBlock: await chunkContaining('SIF-1', 'code: SIF-1'),
-      growthBlock: await chunkContaining('GRW-2', 'code: GRW-2'),
+      commission: await chunkContaining(ts, 'advisers commission', 'pays advisers a commission of 2.5 percent'),
+      comparison: await chunkContaining(ts, 'steadier', 'Growth Fund pays a commission of 3.5 percent'),
+      risk: await chunkContaining(ts, 'guaranteed', 'returns are not guaranteed'),
+      sifBlock: await chunkContaining(ts, 'SIF-1', 'code: SIF-1'),
+      growthBlock: await chunkContaining(ts, 'GRW-2', 'code: GRW-2'),
     };
     productId = (await ts.api.get('/api/products?q=SIF-1', { token: admin() })).body.data[0].id;
 
@@ -490,7 +409,7 @@ describe('coaching on the local speech route, offline, without a chat model', { 
   before(async () => {
     ts = await startTestServer();
     await fs.mkdir(path.join(ts.dataDir, 'models'), { recursive: true });
-    await writeTinyWhisperModel(path.join(ts.dataDir, 'models', 'ggml-tiny-test.bin'));
+    await writeTinyWhisperModel(path.join(ts.dataDir, 'models', 'ggml-tiny-test.bin'), { segmentSeconds: 30 });
     const route = await ts.api.post('/api/ai/routes', { token: ts.adminToken, body: { name: 'Desk whisper', kind: 'audio', provider: 'local-whisper', model: 'ggml-tiny-test.bin' } });
     assert.equal(route.status, 201, route.text);
     await ts.api.put('/api/system/config', { token: ts.adminToken, body: { configs: { audio_local_quality: 'fast' } } });

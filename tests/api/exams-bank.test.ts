@@ -267,13 +267,21 @@ describe('exam papers', () => {
     const disabledRows = await ts.server.db('notifications').where({ user_id: disabled.id, type: 'exam_published' });
     assert.equal(disabledRows.length, 0, 'disabled employees are not');
 
+    const english = await ts.user('employee');
+    assert.equal((await ts.api.put('/api/auth/me', { token: english.token, body: { locale: 'en' } })).status, 200);
+    await addPaper(ts, { name: '季度合规', domain: 'any' });
+    const latest = async (token: string) => (await ts.api.get('/api/notifications', { token })).body.data[0] as { title: string; content: string };
+    assert.equal((await latest(other.token)).title, '新考试：季度合规', 'in Chinese for those who never chose a language');
+    assert.match((await latest(other.token)).content, /^共 3 题，限时 30 分钟/);
+    assert.equal((await latest(english.token)).title, 'New exam: 季度合规', 'in English for those who chose it');
+
     await ts.api.put(`/api/exam/papers/${formal.id}`, { token: ts.adminToken, body: { name: 'Quarterly compliance (v2)' } });
-    assert.equal(await notificationCount(other.token), before + 1, 'editing does not announce again');
+    assert.equal(await notificationCount(other.token), before + 2, 'editing does not announce again');
 
     const draft = await addPaper(ts, { name: 'Later exam', domain: 'any', status: 'inactive' });
     assert.equal(draft.published_at, null);
-    assert.equal(await notificationCount(other.token), before + 1, 'an inactive paper is not announced');
+    assert.equal(await notificationCount(other.token), before + 2, 'an inactive paper is not announced');
     await ts.api.put(`/api/exam/papers/${draft.id}`, { token: ts.adminToken, body: { status: 'active' } });
-    assert.equal(await notificationCount(other.token), before + 2, 'activating it publishes it');
+    assert.equal(await notificationCount(other.token), before + 3, 'activating it publishes it');
   });
 });

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import PDFDocument from 'pdfkit';
 import type { ApiClient, ApiResponse } from '../support/client.js';
 
 export const CHUNK = 5_242_880;
@@ -62,4 +63,15 @@ export async function downloadSha256(baseUrl: string, url: string): Promise<{ st
 export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+/** A real PDF made with pdfkit: one page per line. */
+export function pdf(lines: string[]): Promise<Uint8Array> {
+  const doc = new PDFDocument();
+  const parts: Buffer[] = [];
+  doc.on('data', (part: Buffer) => parts.push(part));
+  const done = new Promise<Uint8Array>((resolve) => doc.on('end', () => resolve(Buffer.concat(parts))));
+  lines.forEach((line, i) => (i ? doc.addPage().text(line) : doc.text(line)));
+  doc.end();
+  return done;
 }

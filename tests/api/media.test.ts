@@ -3,27 +3,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { ReadableStream } from 'node:stream/web';
-import PDFDocument from 'pdfkit';
 import ExcelJS from 'exceljs';
 import { Document, Packer, Paragraph, HeadingLevel } from 'docx';
 import JSZip from 'jszip';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signedFileUrl } from '../../server/media/media.signing.js';
 import { searchChunks } from '../../server/knowledge/search.js';
-import { approve, downloadSha256, filesUnder, form, settledExtraction, sha256, upload, uploadOk } from './media-fixtures.js';
+import { approve, downloadSha256, filesUnder, form, pdf, settledExtraction, sha256, upload, uploadOk } from './media-fixtures.js';
 
 const MB = 1024 * 1024;
 const text = (s: string) => new TextEncoder().encode(s);
-
-function pdf(lines: string[]): Promise<Uint8Array> {
-  const doc = new PDFDocument();
-  const parts: Buffer[] = [];
-  doc.on('data', (part: Buffer) => parts.push(part));
-  const done = new Promise<Uint8Array>((resolve) => doc.on('end', () => resolve(Buffer.concat(parts))));
-  lines.forEach((line, i) => (i ? doc.addPage().text(line) : doc.text(line)));
-  doc.end();
-  return done;
-}
 
 async function docx(heading: string, paragraphs: string[]): Promise<Uint8Array> {
   const doc = new Document({ sections: [{ children: [new Paragraph({ text: heading, heading: HeadingLevel.HEADING_1 }), ...paragraphs.map((p) => new Paragraph(p))] }] });

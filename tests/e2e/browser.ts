@@ -25,6 +25,9 @@ export interface OpenBrowser {
 export async function openBrowser(options: { acceptDownloads?: boolean } = {}): Promise<OpenBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, acceptDownloads: options.acceptDownloads ?? false });
+  // The suite runs two browser files at once on a 2-core machine, each with its servers: a step can wait on the
+  // CPU alone for longer than Playwright's 30 s default.
+  page.setDefaultTimeout(60_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (message) => {

@@ -12,7 +12,7 @@ test('initial JavaScript of the renderer is at most 250 KB gzip, and admin pages
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   assert.ok(sizes.initialGzip <= INITIAL_JS_BUDGET_GZIP, `initial JS is ${kb(sizes.initialGzip)} gzip: ${sizes.initial.map((f) => `${f.file} ${kb(f.gzip)}`).join(', ')}`);
   const initialFiles = sizes.initial.map((f) => f.file).join(' ');
-  for (const page of ['UsersPage', 'SystemConfigPage', 'MediaReviewPage', 'KnowledgeReviewPage', 'PacksPage', 'AdminRecordsPage']) {
+  for (const page of ['UsersPage', 'SystemConfigPage', 'MediaReviewPage', 'KnowledgeReviewPage', 'PacksPage', 'AdminRecordsPage', 'DepartmentsPage', 'PositionsPage', 'ModelRoutesPage', 'SpecialistsPage', 'SpeechPage', 'DraftsPage']) {
     assert.ok(!initialFiles.includes(page), `${page} is loaded on demand`);
     assert.ok(sizes.lazy.some((f) => f.file.includes(page)), `${page} is a chunk of its own`);
   }

@@ -8,12 +8,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser.js';
+import { skipWithoutChromium } from './browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { CHUNK, downloadSha256 } from '../api/media-fixtures.js';
 import { zh } from './i18n.js';
+import { openSignedIn } from './signed-in.js';
 
 const FILE_SIZE = 100 * 1024 * 1024 + 3 * CHUNK + 12_345; // over the direct-upload limit: 24 chunks
 const CHUNK_COUNT = Math.ceil(FILE_SIZE / CHUNK);
@@ -32,7 +32,6 @@ describe('chunked upload from the page: retries and resume', { skip: skipWithout
   const chunkIndexOf = (route: Route) => Number(/name="chunk_index"\r\n\r\n(\d+)/.exec(route.request().postDataBuffer()!.subarray(0, 4096).toString('latin1'))?.[1]);
 
   before(async () => {
-    assertRendererBuilt();
     server = await startTestServer();
     employee = await server.user('employee');
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-e2e-upload-'));
@@ -40,9 +39,7 @@ describe('chunked upload from the page: retries and resume', { skip: skipWithout
     const data = crypto.randomBytes(FILE_SIZE);
     fileSha256 = crypto.createHash('sha256').update(data).digest('hex');
     await fs.writeFile(filePath, data);
-    ({ browser, page } = await openBrowser());
-    await page.goto(`${server.url}/`);
-    await new LoginPage(page).logIn(employee.username, 'secret-pass');
+    ({ browser, page } = await openSignedIn(server, { username: employee.username }));
   });
 
   after(async () => {

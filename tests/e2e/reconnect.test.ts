@@ -3,14 +3,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser.js';
+import { skipWithoutChromium } from './browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { NotificationsPage } from './page-models/notifications-page.js';
 import { zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
+import { openSignedIn } from './signed-in.js';
 
 describe('the UI while its server restarts', { skip: skipWithoutChromium }, () => {
   let server: TestServer;
@@ -20,16 +20,13 @@ describe('the UI while its server restarts', { skip: skipWithoutChromium }, () =
   let employee: { id: number; username: string; token: string };
 
   before(async () => {
-    assertRendererBuilt();
     server = await startTestServer();
     employee = await server.user('employee');
     for (const title of ['第一条通知', '第二条通知']) {
       const sent = await server.api.post('/api/notifications', { token: server.adminToken, body: { user_id: employee.id, title, content: '请查看。' } });
       assert.equal(sent.status, 201, sent.text);
     }
-    ({ browser, page, pageErrors } = await openBrowser());
-    await page.goto(`${server.url}/`);
-    await new LoginPage(page).logIn(employee.username, 'secret-pass');
+    ({ browser, page, pageErrors } = await openSignedIn(server, { username: employee.username }));
   });
 
   after(async () => {

@@ -34,14 +34,7 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
   const rejectedName = `scan-${suffix}.txt`;
   const knowledgeTitle = `Service charter ${suffix}`;
 
-  const logInAs = async (username: string, password: string) => {
-    await page.goto(`${server.url}/`);
-    // The app restores a saved session after loading: wait for it to settle on one screen or the other.
-    const shell = new Shell(page);
-    await shell.signedInUser.or(new LoginPage(page).form()).waitFor();
-    if (await shell.signedInUser.count()) await shell.logOut();
-    await new LoginPage(page).logIn(username, password);
-  };
+  const logInAs = (username: string, password: string) => new LoginPage(page).logInAfresh(`${server.url}/`, username, password);
 
   before(async () => {
     assertRendererBuilt();

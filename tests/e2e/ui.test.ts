@@ -35,6 +35,8 @@ describe('desktop UI in Chromium', { skip }, () => {
 
     const created = await server.api.post('/api/products', { token: server.adminToken, body: product });
     assert.equal(created.status, 201, created.text);
+    // The new user's department is picked from the departments, not typed.
+    assert.equal((await server.api.post('/api/system/departments', { token: server.adminToken, body: { name: '上海分行' } })).status, 201);
     const me = await server.api.get('/api/auth/me', { token: server.adminToken });
     const sent = await server.api.post('/api/notifications', { token: server.adminToken, body: { user_id: me.body.data.id, ...notice } });
     assert.equal(sent.status, 201, sent.text);

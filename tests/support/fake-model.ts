@@ -35,6 +35,8 @@ export interface FakeModelBehaviour {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** The verbose_json answer of POST /v1/audio/transcriptions (failStatus applies there too). */
   transcription?: FakeTranscription;
+  /** Keep a transcription request open, never answering, until its client goes away (a long call still being transcribed). */
+  holdTranscription?: boolean;
 }
 
 export interface FakeModel {
@@ -63,6 +65,7 @@ async function answerTranscription(req: http.IncomingMessage, raw: Buffer, res: 
     else file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
   }
   requests.push({ path: req.url ?? '', headers: req.headers, body, file });
+  if (behaviour.holdTranscription) return;
   if (behaviour.failStatus) {
     res.writeHead(behaviour.failStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake failure' } }));
     return;
@@ -83,6 +86,7 @@ export async function startFakeModel(initial: FakeModelBehaviour = {}): Promise<
     const pieces: Buffer[] = [];
     for await (const chunk of req) pieces.push(chunk as Buffer);
     if (req.method === 'POST' && req.url?.endsWith('/audio/transcriptions')) {
+      if (behaviour.holdTranscription) res.on('close', () => state.aborted++);
       await answerTranscription(req, Buffer.concat(pieces), res, behaviour, requests);
       return;
     }

@@ -14,7 +14,7 @@ const MELS = 80;
 const N_FFT = 201;
 
 /** A small deterministic generator (mulberry32), so the same file comes out every time. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -92,15 +92,25 @@ const TIMESTAMP_BEGIN = 50363; // 0.00 s; each step is 20 ms
  * that dimension of its embedding row. So it says: 0.00 s, one (random) word, 1.00 s, end of text, and is done in a
  * few steps instead of looping until its context is full.
  */
-const NEXT_TOKEN_BY_DIMENSION: [number, number[]][] = [
+const steeredTokens = (segmentSeconds: number): [number, number[]][] => [
   [TIMESTAMP_BEGIN, [0]],
-  [TIMESTAMP_BEGIN + 50, [2]],
+  [TIMESTAMP_BEGIN + Math.round(segmentSeconds * 50), [2]],
   [EOT, [3, 4]],
 ];
 const STEERING = 50;
 
+export interface TinyWhisperOptions {
+  seed?: number;
+  /**
+   * Where its one segment ends (1 s by default, at most 30). whisper.cpp moves on by a segment's length, so a
+   * 30 s segment takes one encoder pass per 30 s of audio where 1 s takes one per second: what long fixtures want.
+   */
+  segmentSeconds?: number;
+}
+
 /** Writes the model to `file` (about 9 MB). */
-export async function writeTinyWhisperModel(file: string, seed = 42): Promise<void> {
+export async function writeTinyWhisperModel(file: string, { seed = 42, segmentSeconds = 1 }: TinyWhisperOptions = {}): Promise<void> {
+  if (!(segmentSeconds > 0 && segmentSeconds <= 30)) throw new RangeError('segmentSeconds must be in (0, 30]');
   const next = random(seed);
   const parts: Buffer[] = [
     int32s(0x67676d6c), // "ggml"
@@ -125,7 +135,7 @@ export async function writeTinyWhisperModel(file: string, seed = 42): Promise<vo
     let value = /ln(_post)?\.weight$|_ln\.weight$/.test(name) ? () => 1 : noise;
     let index = 0;
     if (name === 'decoder.token_embedding.weight') {
-      const rows = new Map(NEXT_TOKEN_BY_DIMENSION);
+      const rows = new Map(steeredTokens(segmentSeconds));
       value = () => {
         const [row, dim] = [Math.floor(index / STATE), index++ % STATE];
         const steered = rows.get(row);

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { desktopServerConfig } from '../../main/server-config.js';
 import { describeStartupError } from '../../main/startup-errors.js';
+import { mainTranslator, pickLanguage } from '../../main/i18n.js';
+import { appMenuTemplate } from '../../main/menu.js';
 import { mainWindowOptions, secureWebPreferences } from '../../main/window-options.js';
 import { startServer } from '../../server/start.js';
 
@@ -73,15 +75,30 @@ test('windows are isolated, sandboxed, without Node and without <webview>', () =
   assert.equal('preload' in secureWebPreferences(), false);
 });
 
+const english = mainTranslator('en');
+const describe = (err: unknown, dataDir: string) => describeStartupError(english, err, dataDir);
+
 test('startup failures are explained in words a user can act on', () => {
-  const inUse = describeStartupError(Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3210'), { code: 'EADDRINUSE' }), '/data');
+  const inUse = describe(Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3210'), { code: 'EADDRINUSE' }), '/data');
   assert.match(inUse.detail, /already taken/);
   assert.match(inUse.detail, /PORT/);
-  assert.match(describeStartupError(Object.assign(new Error('SQLITE_CANTOPEN: unable to open database file'), { code: 'SQLITE_CANTOPEN' }), '/data').detail, /cannot write to its data folder \/data/);
-  assert.match(describeStartupError(Object.assign(new Error("EEXIST: file already exists, mkdir '/data'"), { code: 'EEXIST' }), '/data').detail, /is a file, not a folder/);
-  assert.match(describeStartupError(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), '/data').detail, /in use by another program/);
-  assert.match(describeStartupError(Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' }), '/data').detail, /damaged/);
-  assert.equal(describeStartupError(new Error('boom'), '/data').detail, 'boom');
-  assert.equal(describeStartupError('plain string', '/data').detail, 'plain string');
-  assert.equal(describeStartupError(undefined, '/data').title, 'Trainbench could not start');
+  assert.match(describe(Object.assign(new Error('SQLITE_CANTOPEN: unable to open database file'), { code: 'SQLITE_CANTOPEN' }), '/data').detail, /cannot write to its data folder \/data/);
+  assert.match(describe(Object.assign(new Error("EEXIST: file already exists, mkdir '/data'"), { code: 'EEXIST' }), '/data').detail, /is a file, not a folder/);
+  assert.match(describe(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), '/data').detail, /in use by another program/);
+  assert.match(describe(Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' }), '/data').detail, /damaged/);
+  assert.equal(describe(new Error('boom'), '/data').detail, 'boom');
+  assert.equal(describe('plain string', '/data').detail, 'plain string');
+  assert.equal(describe(undefined, '/data').title, 'Trainbench could not start');
+});
+
+test('menus and dialogs speak Chinese unless the system prefers English', () => {
+  assert.equal(pickLanguage(['zh-Hans-CN', 'en-US']), 'zh-CN');
+  assert.equal(pickLanguage(['en-GB', 'zh-CN']), 'en');
+  assert.equal(pickLanguage(['fr-FR', 'en-US']), 'en');
+  assert.equal(pickLanguage(['fr-FR']), 'zh-CN');
+  assert.equal(pickLanguage([]), 'zh-CN');
+  const chinese = describeStartupError(mainTranslator('zh-CN'), Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), '/data');
+  assert.deepEqual(chinese, { title: 'Trainbench 无法启动', detail: '/data 中的数据库正被其他程序使用。请关闭其他正在运行的 Trainbench 后重试。' });
+  const menu = appMenuTemplate(mainTranslator('zh-CN'), 'linux', { openLogFolder: () => undefined, showAbout: () => undefined }, { devTools: false });
+  assert.deepEqual(menu.map((item) => item.label), ['文件', '编辑', '视图', '帮助']);
 });

@@ -54,7 +54,7 @@ test('starts the server, locks the window down, loads the app from the server an
     assert.equal(forks.length, 1, 'the server runs in one utility process');
     assert.match(String(forks[0]!.modulePath), /main[/\\]server-host\.ts$/);
     assert.equal(forks[0]!.serviceName, 'Trainbench server');
-    assert.deepEqual(events.find((e) => e.event === 'menu'), { event: 'menu', labels: ['File', 'Edit', 'View', 'help'] });
+    assert.deepEqual(events.find((e) => e.event === 'menu'), { event: 'menu', labels: ['File', 'Edit', 'View', 'Help'] });
 
     const box = events.find((e) => e.event === 'message-box');
     assert.ok(box, 'a first start shows the generated admin password');
@@ -109,6 +109,21 @@ test('a server that cannot start is explained in a dialog and the app exits with
     assert.equal(box.title, 'Trainbench could not start');
     assert.match(String(box.detail), /is a file, not a folder/);
     assert.ok(!names(events).includes('window'), 'no window without a server');
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('on a Chinese system the explanation is in Chinese', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-wiring-'));
+  const notAFolder = path.join(dir, 'file');
+  await fs.writeFile(notAFolder, 'not a folder');
+  try {
+    const { code, events, output } = await runMain({ FAKE_USER_DATA: dir, DATA_DIR: notAFolder, JWT_SECRET: 'x'.repeat(32), FAKE_LANGUAGES: 'zh-CN,en-US' });
+    assert.equal(code, 1, output);
+    const box = events.find((e) => e.event === 'error-box');
+    assert.equal(box?.title, 'Trainbench 无法启动', output);
+    assert.match(String(box?.detail), /是一个文件而不是文件夹/);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

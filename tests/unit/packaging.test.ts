@@ -58,15 +58,18 @@ describe('electron-builder.yml', () => {
     for (const file of ['dist/main/launch.js', 'dist/main/launcher/build-steps.js', 'dist/server/start.js.map', 'main/index.ts', 'tests/unit/packaging.test.ts']) assert.ok(!shipped(file), file);
   });
 
-  test('native modules and programs are unpacked from app.asar: sqlite3, argon2, whisper.cpp, ffmpeg, ffprobe', async () => {
+  test('native modules and programs are unpacked from app.asar: sqlite3, argon2, llama.cpp, whisper.cpp, ffmpeg, ffprobe', async () => {
     const natives = async (pkg: string) => {
       const dir = path.dirname(requireFromRoot.resolve(`${pkg}/package.json`));
       return (await fs.readdir(dir, { recursive: true })).filter((f) => f.endsWith('.node')).map((f) => fromRoot(path.join(dir, f)));
     };
     const sqlite = await natives('sqlite3');
     const argon2 = await natives('argon2');
-    assert.ok(sqlite.length && argon2.length, 'both ship a compiled binding');
-    for (const file of [...sqlite, ...argon2]) assert.ok(unpacked(file), file);
+    // node-llama-cpp's per-platform packages export no package.json: found by folder.
+    const llamaDir = path.join(root, 'node_modules/@node-llama-cpp');
+    const llama = (await fs.readdir(llamaDir, { recursive: true })).filter((f) => f.endsWith('.node')).map((f) => fromRoot(path.join(llamaDir, f)));
+    assert.ok(sqlite.length && argon2.length && llama.length, 'each ships a compiled binding');
+    for (const file of [...sqlite, ...argon2, ...llama]) assert.ok(unpacked(file), file);
     for (const program of [whisperCppProgram(root), ffmpegProgram('ffmpeg', root), ffmpegProgram('ffprobe', root)]) {
       assert.ok(program, 'the package is installed');
       assert.ok(unpacked(fromRoot(program)), program);

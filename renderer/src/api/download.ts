@@ -6,11 +6,8 @@ function dispositionName(header: string | null): string | undefined {
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
 
-/**
- * Fetches a file the API serves outside the envelope and saves it as `name`, else as the server names it. It needs the Bearer token, so it cannot be a
- * plain link: the body is read into memory and handed to the browser's download from there.
- */
-export async function downloadFile(path: string, { name, init = {} }: { name?: string; init?: RequestInit } = {}): Promise<void> {
+/** A file the API serves outside the envelope, with the Bearer token (so it cannot be a plain link). */
+export async function fetchFile(path: string, init: RequestInit = {}): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(apiUrl(path), { ...init, headers: { ...authHeaders(), ...(init.headers as Record<string, string> | undefined) } });
@@ -19,10 +16,24 @@ export async function downloadFile(path: string, { name, init = {} }: { name?: s
     throw networkError();
   }
   if (!res.ok) throw await errorFrom(res);
-  const url = URL.createObjectURL(await res.blob());
+  return res;
+}
+
+/**
+ * Fetches a file the API serves outside the envelope and saves it as `name`, else as the server names it. It needs the Bearer token, so it cannot be a
+ * plain link: the body is read into memory and handed to the browser's download from there.
+ */
+export async function downloadFile(path: string, { name, init = {} }: { name?: string; init?: RequestInit } = {}): Promise<void> {
+  const res = await fetchFile(path, init);
+  saveBlob(await res.blob(), name ?? dispositionName(res.headers.get('content-disposition')) ?? 'download');
+}
+
+/** Hands a file made in the browser (or fetched) to the browser's download as `name`. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = name ?? dispositionName(res.headers.get('content-disposition')) ?? 'download';
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();

@@ -1,12 +1,11 @@
 import { useMemo } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ConfigProvider } from 'antd';
 import { antdLocaleOf, currentLanguage } from '../i18n';
 import { queryClient } from './query-client';
 import { SessionProvider } from './session';
-import { router } from './routes';
+import { SignedInRoutes } from './routes';
 import { themeFor } from './theme';
 
 export function App() {
@@ -18,7 +17,7 @@ export function App() {
     <ConfigProvider locale={antdLocaleOf(currentLanguage())} theme={theme} button={{ autoInsertSpace: false }}>
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
-          <RouterProvider router={router} />
+          <SignedInRoutes />
         </SessionProvider>
       </QueryClientProvider>
     </ConfigProvider>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,13 @@ import { BellOutlined, BookOutlined, FormOutlined, LogoutOutlined, MenuFoldOutli
 import { ADMIN_SECTIONS, NAV_GROUPS, mayOpen, navPathOf, screens, type NavGroup } from './screens';
 import { useSession, useUser } from './session';
 import { ConnectionBanner } from './connection';
+import { VersionNotice } from './version';
 import { LanguageSwitch } from './LanguageSwitch';
 import { desktopBridge } from './desktop';
 import { notificationQueries } from '../features/notifications/queries';
+
+const DesktopNotices = lazy(() => import('./desktop-notices'));
+const SyncIndicator = lazy(() => import('../features/sync/SyncIndicator'));
 
 type MenuItem = NonNullable<MenuProps['items']>[number];
 
@@ -71,11 +75,12 @@ function useAppVersion(): string | null {
 function NotificationBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const unread = useQuery(notificationQueries.unreadCount()).data?.unread ?? 0;
+  const known = useQuery(notificationQueries.unreadCount()).data?.unread;
+  const unread = known ?? 0;
   const label = unread > 0 ? t('shell.header.notificationsUnread', { count: unread }) : t('shell.header.notifications');
   return (
     <Badge count={unread} overflowCount={99} size="small">
-      <Button type="text" shape="circle" icon={<BellOutlined aria-hidden />} aria-label={label} title={label} data-testid="notifications-bell" data-unread={unread} onClick={() => navigate('/notifications')} />
+      <Button type="text" shape="circle" icon={<BellOutlined aria-hidden />} aria-label={label} title={label} data-testid="notifications-bell" data-unread={known} onClick={() => navigate('/notifications')} />
     </Badge>
   );
 }
@@ -143,6 +148,9 @@ export function Shell({ children }: { children?: ReactNode }) {
             onClick={() => setCollapsed(!collapsed)}
           />
           <Flex align="center" gap="middle">
+            <Suspense fallback={null}>
+              <SyncIndicator />
+            </Suspense>
             <LanguageSwitch />
             <NotificationBell />
             <UserBadge />
@@ -152,6 +160,12 @@ export function Shell({ children }: { children?: ReactNode }) {
           </Flex>
         </Layout.Header>
         <ConnectionBanner />
+        <VersionNotice />
+        {desktopBridge() && (
+          <Suspense fallback={null}>
+            <DesktopNotices />
+          </Suspense>
+        )}
         <Layout.Content className="shell-content">
           <main>{children ?? <Outlet />}</main>
         </Layout.Content>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createHashRouter, isRouteErrorResponse, useRouteError, type RouteObject } from 'react-router';
+import { createHashRouter, isRouteErrorResponse, RouterProvider, useRouteError, type RouteObject } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'antd';
 import { mayOpen, screens, type Screen } from './screens';
@@ -8,11 +8,17 @@ import { Shell } from './Shell';
 import { Loading } from '../components/Loading';
 import { NotFound, PageMessage } from '../components/NotFound';
 import { serverOnline, serverUnreachable } from '../api/connection';
+import { readToken } from '../api/session-token';
+import { queryClient } from './query-client';
 
 // Hash routing (#/products/3): the page itself is always `/`, so the desktop window needs nothing from the server
 // beyond index.html, and relative asset URLs stay valid.
 
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const loadLoginPage = () => import('../features/auth/LoginPage');
+// Without a saved session the login screen comes first: its code is fetched beside the language's, not once the
+// app has rendered and found nobody signed in.
+if (!readToken()) void loadLoginPage();
+const LoginPage = lazy(loadLoginPage);
 
 /** A page that failed to load (its code could not be fetched while the server restarted) or threw. */
 function RouteError() {
@@ -32,17 +38,10 @@ function RouteError() {
   );
 }
 
-/** Signed in: the shell around the page; else the login screen (the page's code loads meanwhile). */
+/** Signed in: the shell around the page (a stored session shows "loading" while /auth/me checks it). */
 function Root() {
   const { user } = useSession();
-  if (user === undefined) return <Loading />;
-  if (user === null)
-    return (
-      <Suspense fallback={<Loading />}>
-        <LoginPage />
-      </Suspense>
-    );
-  return <Shell />;
+  return user ? <Shell /> : <Loading />;
 }
 
 function gated(Page: ComponentType, screen: Screen): ComponentType {
@@ -71,15 +70,39 @@ async function loadPage(screen: Screen): ReturnType<Screen['page']> {
 
 function route(screen: Screen): RouteObject {
   const lazyPage = async () => ({ Component: gated((await loadPage(screen)).default, screen) });
-  return screen.path === '/' ? { index: true, lazy: lazyPage } : { path: screen.path.slice(1), lazy: lazyPage };
+  const { prefetch } = screen;
+  // A loader outside `lazy` runs beside it, so the page's data and its code are fetched at once.
+  const loader = prefetch && (() => (readToken() && prefetch(queryClient), null));
+  return screen.path === '/' ? { index: true, lazy: lazyPage, loader } : { path: screen.path.slice(1), lazy: lazyPage, loader };
 }
 
-export const router = createHashRouter([
-  {
-    path: '/',
-    Component: Root,
-    HydrateFallback: Loading,
-    ErrorBoundary: RouteError,
-    children: [{ ErrorBoundary: RouteError, children: [...screens.map(route), { path: '*', Component: NotFound }] }],
-  },
-]);
+const createRouter = () =>
+  createHashRouter([
+    {
+      path: '/',
+      Component: Root,
+      HydrateFallback: Loading,
+      ErrorBoundary: RouteError,
+      children: [{ ErrorBoundary: RouteError, children: [...screens.map(route), { path: '*', Component: NotFound }] }],
+    },
+  ]);
+let router: ReturnType<typeof createRouter> | undefined;
+/**
+ * The router, made on first use: with a stored session at once (the page's code loads beside the language), else
+ * at sign-in. Before that there is nothing to route, and making it would load the first page's code, which the
+ * router waits for before it shows anything, in front of the login screen.
+ */
+const appRouter = () => (router ??= createRouter());
+if (readToken()) appRouter();
+
+/** The login screen while nobody is signed in, else the routed app (which keeps its place across a sign-out). */
+export function SignedInRoutes() {
+  const { user } = useSession();
+  if (user === null)
+    return (
+      <Suspense fallback={<Loading />}>
+        <LoginPage />
+      </Suspense>
+    );
+  return <RouterProvider router={appRouter()} />;
+}

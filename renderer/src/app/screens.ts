@@ -3,9 +3,11 @@
 // router (routes.tsx) and the sidebar (Shell.tsx) are both built from this list. Keep entries in the order the
 // sidebar shows them, under the comment of their group.
 import type { ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { matchPath } from 'react-router';
 import type { Role } from '../api/types';
+import { prefetchDashboard } from '../features/home/dashboard-data';
 
 /** Top-level groups of the sidebar, in order. */
 export const NAV_GROUPS = ['learn', 'exams', 'workbench', 'admin'] as const;
@@ -28,28 +30,38 @@ export interface Screen {
   /** Who may open it; omitted: everyone signed in. Others get "page not found" and no nav item. */
   roles?: Role[];
   nav?: NavItem;
+  /** Starts the page's first requests while its code loads (kept to the first screen: its queries ride in the initial bundle). */
+  prefetch?: (client: QueryClient) => void;
 }
 
 const ADMIN: Role[] = ['admin'];
 
 export const screens: Screen[] = [
   // 学习 learn
-  { path: '/', page: () => import('../features/home/HomePage'), nav: { group: 'learn', label: 'shell.nav.home' } },
+  { path: '/', page: () => import('../features/home/HomePage'), prefetch: prefetchDashboard, nav: { group: 'learn', label: 'shell.nav.home' } },
+  { path: '/company', page: () => import('../features/home/CompanyPage'), nav: { group: 'learn', label: 'shell.nav.company' } },
   { path: '/products', page: () => import('../features/products/ProductsPage'), nav: { group: 'learn', label: 'shell.nav.products' } },
   { path: '/products/:id', page: () => import('../features/products/ProductDetailPage') },
   { path: '/courses', page: () => import('../features/courses/CoursesPage'), nav: { group: 'learn', label: 'shell.nav.courses' } },
   { path: '/courses/:id', page: () => import('../features/courses/CourseDetailPage') },
+  { path: '/leaderboard', page: () => import('../features/learning/LeaderboardPage'), nav: { group: 'learn', label: 'shell.nav.leaderboard' } },
 
   // 考试 exams
   { path: '/exams', page: () => import('../features/exams/ExamsPage'), nav: { group: 'exams', label: 'shell.nav.exams' } },
   { path: '/exams/:id', page: () => import('../features/exams/ExamPage') },
   { path: '/records', page: () => import('../features/records/RecordsPage'), nav: { group: 'exams', label: 'shell.nav.records' } },
   { path: '/records/:id', page: () => import('../features/records/RecordDetailPage') },
+  { path: '/certificates/:id', page: () => import('../features/records/CertificatePage') },
   { path: '/mistakes', page: () => import('../features/records/MistakesPage'), nav: { group: 'exams', label: 'shell.nav.mistakes' } },
 
   // 工作台 workbench
   { path: '/coach', page: () => import('../features/coach/CoachPage'), nav: { group: 'workbench', label: 'shell.nav.coach' } },
   { path: '/workbench', page: () => import('../features/workbench/WorkbenchPage'), nav: { group: 'workbench', label: 'shell.nav.workbench' } },
+  { path: '/calls', page: () => import('../features/calls/CallsPage'), nav: { group: 'workbench', label: 'shell.nav.calls' } },
+  { path: '/calls/:id', page: () => import('../features/calls/TranscriptionPage') },
+  { path: '/coaching', page: () => import('../features/coaching/ReportsPage'), nav: { group: 'workbench', label: 'shell.nav.coaching' } },
+  { path: '/coaching/reports/:id', page: () => import('../features/coaching/ReportPage') },
+  { path: '/workbench/notes', page: () => import('../features/workbench/NotesPage'), nav: { group: 'workbench', label: 'shell.nav.notes' } },
   { path: '/media/upload', page: () => import('../features/media/UploadPage'), nav: { group: 'workbench', label: 'shell.nav.upload' } },
 
   // Reached from the header
@@ -57,15 +69,32 @@ export const screens: Screen[] = [
 
   // 管理 admin — people
   { path: '/admin/users', roles: ADMIN, page: () => import('../features/admin/UsersPage'), nav: { group: 'admin', section: 'people', label: 'shell.nav.users' } },
+  { path: '/admin/departments', roles: ADMIN, page: () => import('../features/org/DepartmentsPage'), nav: { group: 'admin', section: 'people', label: 'shell.nav.departments' } },
+  { path: '/admin/positions', roles: ADMIN, page: () => import('../features/org/PositionsPage'), nav: { group: 'admin', section: 'people', label: 'shell.nav.positions' } },
+  { path: '/admin/positions/:id', roles: ADMIN, page: () => import('../features/org/PositionDetailPage') },
   // admin — content
+  { path: '/admin/products', roles: ADMIN, page: () => import('../features/product-admin/ProductsAdminPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.productAdmin' } },
+  { path: '/admin/courses', roles: ADMIN, page: () => import('../features/course-admin/CoursesAdminPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.courseAdmin' } },
+  { path: '/admin/courses/:id', roles: ADMIN, page: () => import('../features/course-admin/CourseEditorPage') },
+  { path: '/admin/company', roles: ADMIN, page: () => import('../features/company-admin/CompanyEditorPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.companyIntro' } },
   { path: '/admin/media', roles: ADMIN, page: () => import('../features/media/MediaReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.mediaReview' } },
   { path: '/admin/knowledge', roles: ADMIN, page: () => import('../features/knowledge/KnowledgeReviewPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.knowledgeReview' } },
   { path: '/admin/packs', roles: ADMIN, page: () => import('../features/packs/PacksPage'), nav: { group: 'admin', section: 'content', label: 'shell.nav.packs' } },
   // admin — exams
+  { path: '/admin/questions', roles: ADMIN, page: () => import('../features/bank/QuestionsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionBank' } },
+  { path: '/admin/papers', roles: ADMIN, page: () => import('../features/bank/PapersPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.papers' } },
   { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
+  { path: '/coaching/question-drafts', roles: ADMIN, page: () => import('../features/coaching/DraftsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionDrafts' } },
   // admin — ai
+  { path: '/admin/speech', roles: ADMIN, page: () => import('../features/speech/SpeechPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.speech' } },
+  { path: '/admin/ai/routes', roles: ADMIN, page: () => import('../features/ai/ModelRoutesPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.modelRoutes' } },
+  { path: '/admin/ai/specialists', roles: ADMIN, page: () => import('../features/ai/SpecialistsPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.specialists' } },
+  { path: '/admin/ai/skills', roles: ADMIN, page: () => import('../features/ai/SkillsPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.skills' } },
+  { path: '/admin/ai/apps', roles: ADMIN, page: () => import('../features/ai/AppsPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.apps' } },
   // admin — system
   { path: '/admin/config', roles: ADMIN, page: () => import('../features/admin/SystemConfigPage'), nav: { group: 'admin', section: 'system', label: 'shell.nav.config' } },
+  { path: '/admin/sync', roles: ADMIN, page: () => import('../features/sync/SyncPage'), nav: { group: 'admin', section: 'system', label: 'shell.nav.sync' } },
+  { path: '/admin/sync/devices', roles: ADMIN, page: () => import('../features/sync/DevicesPage'), nav: { group: 'admin', section: 'system', label: 'shell.nav.syncDevices' } },
 ];
 
 export const mayOpen = (screen: Screen, role: Role) => !screen.roles || screen.roles.includes(role);

@@ -27,6 +27,7 @@ const byCode: Record<string, ErrorKey> = {
   'exam.attempts_exhausted': 'errors.exam_attempts_exhausted',
   'exam.session_closed': 'errors.exam_session_closed',
   'exam.nothing_to_retry': 'errors.exam_nothing_to_retry',
+  'exam.session_open': 'errors.exam_session_open',
   pack_invalid: 'errors.pack_invalid',
   pack_empty: 'errors.pack_empty',
   pack_not_approved: 'errors.pack_not_approved',
@@ -43,10 +44,33 @@ const byCode: Record<string, ErrorKey> = {
   'media.chunk_size_mismatch': 'errors.media_upload_broken',
   'learning.course_inactive': 'errors.course_inactive',
   'audio.unsupported_format': 'errors.audio_unsupported_format',
+  unsupported_audio: 'errors.audio_unsupported',
+  invalid_audio: 'errors.audio_invalid',
+  'audio.job_finished': 'errors.audio_job_finished',
+  'audio.job_interrupted': 'errors.audio_job_interrupted',
+  'audio.recording_unavailable': 'errors.audio_recording_unavailable',
+  'audio.invalid_model': 'errors.audio_invalid_model',
+  'audio.invalid_model_name': 'errors.audio_invalid_model_name',
+  'audio.model_exists': 'errors.audio_model_exists',
+  'audio.model_read_only': 'errors.audio_model_read_only',
+  'media.wrong_upload_purpose': 'errors.media_upload_broken',
+  'workbench.speakers_required': 'errors.speakers_required',
+  'coaching.unknown_speaker': 'errors.coaching_unknown_speaker',
+  'coaching.no_transcript': 'errors.coaching_no_transcript',
+  'coaching.draft_reviewed': 'errors.already_reviewed',
+  'coaching.no_scenario': 'errors.coaching_no_scenario',
+  'coaching.admin_listen_off': 'errors.coaching_admin_listen_off',
+  'coaching.invalid_recording_token': 'errors.coaching_recording_expired',
+  'auth.login_locked': 'errors.login_locked',
+  'sync.insecure_url': 'errors.sync_insecure_url',
+  'sync.enrolment_refused': 'errors.sync_enrolment_refused',
+  'sync.central_unreachable': 'errors.sync_central_unreachable',
+  'sync.central_refused': 'errors.sync_central_refused',
+  'sync.not_enrolled': 'errors.sync_not_enrolled',
 };
 
 /** Codes whose translation is general: the server's message says what exactly was wrong. */
-const GENERIC = new Set(['bad_request', 'invalid_json', 'validation_failed', 'conflict']);
+const GENERIC = new Set(['bad_request', 'invalid_json', 'validation_failed', 'conflict', 'sync.central_refused']);
 
 const byStatus = (status: number): ErrorKey =>
   status === 0 ? 'errors.network_error' : status >= 500 ? 'errors.internal_error' : status === 404 ? 'errors.not_found' : status === 403 ? 'errors.forbidden' : 'errors.bad_request';

@@ -2,38 +2,60 @@
 // the app, whose name is the first segment of its keys (`t('exams.cover.details')` lives in exams.json). A new area
 // adds its file in both locales folders and one line here.
 import type admin from './locales/zh-CN/admin.json';
+import type ai from './locales/zh-CN/ai.json';
 import type auth from './locales/zh-CN/auth.json';
+import type calls from './locales/zh-CN/calls.json';
+import type bank from './locales/zh-CN/bank.json';
 import type coach from './locales/zh-CN/coach.json';
+import type coaching from './locales/zh-CN/coaching.json';
 import type common from './locales/zh-CN/common.json';
+import type content from './locales/zh-CN/content.json';
 import type courses from './locales/zh-CN/courses.json';
 import type errors from './locales/zh-CN/errors.json';
 import type exams from './locales/zh-CN/exams.json';
+import type examStats from './locales/zh-CN/examStats.json';
 import type home from './locales/zh-CN/home.json';
 import type knowledge from './locales/zh-CN/knowledge.json';
+import type learning from './locales/zh-CN/learning.json';
 import type media from './locales/zh-CN/media.json';
 import type notifications from './locales/zh-CN/notifications.json';
+import type org from './locales/zh-CN/org.json';
 import type packs from './locales/zh-CN/packs.json';
 import type products from './locales/zh-CN/products.json';
 import type records from './locales/zh-CN/records.json';
 import type shell from './locales/zh-CN/shell.json';
+import type system from './locales/zh-CN/system.json';
+import type speech from './locales/zh-CN/speech.json';
+import type branchSync from './locales/zh-CN/branchSync.json';
 import type workbench from './locales/zh-CN/workbench.json';
 
 export interface Resources {
   admin: typeof admin;
+  ai: typeof ai;
   auth: typeof auth;
+  calls: typeof calls;
+  bank: typeof bank;
   coach: typeof coach;
+  coaching: typeof coaching;
   common: typeof common;
+  content: typeof content;
   courses: typeof courses;
   errors: typeof errors;
   exams: typeof exams;
+  examStats: typeof examStats;
   home: typeof home;
   knowledge: typeof knowledge;
+  learning: typeof learning;
   media: typeof media;
   notifications: typeof notifications;
+  org: typeof org;
   packs: typeof packs;
   products: typeof products;
   records: typeof records;
   shell: typeof shell;
+  system: typeof system;
+  speech: typeof speech;
+  branchSync: typeof branchSync;
   workbench: typeof workbench;
 }
 

@@ -10,7 +10,9 @@ import * as builtinSkills from './008_builtin_skills.js';
 import * as chunkDurability from './009_chunk_durability.js';
 import * as audioJobs from './012_audio_jobs.js';
 import * as userLocale from './013_user_locale.js';
+import * as sync from './014_sync.js';
 import * as coaching from './015_coaching.js';
+import * as syncMore from './016_sync_more.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -30,7 +32,9 @@ const migrations: Record<string, Migration> = {
   '009_chunk_durability': chunkDurability,
   '012_audio_jobs': audioJobs,
   '013_user_locale': userLocale,
+  '014_sync': sync,
   '015_coaching': coaching,
+  '016_sync_more': syncMore,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

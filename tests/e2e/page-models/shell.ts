@@ -32,8 +32,11 @@ export class Shell {
     return this.page.getByTestId('notifications-bell');
   }
 
+  /** The count once the header has heard it from the server (the bell carries no data-unread before that). */
   async unreadCount(): Promise<number> {
-    return Number(await this.bell.getAttribute('data-unread'));
+    const known = this.page.locator('[data-testid="notifications-bell"][data-unread]');
+    await known.waitFor();
+    return Number(await known.getAttribute('data-unread'));
   }
 
   async logOut(): Promise<void> {

@@ -24,6 +24,10 @@ class FakeApp extends EventEmitter {
   getVersion() {
     return '1.3.0-test';
   }
+  /** The system's languages: FAKE_LANGUAGES (comma-separated), English by default so that most tests read English. */
+  getPreferredSystemLanguages() {
+    return (process.env.FAKE_LANGUAGES ?? 'en-US').split(',');
+  }
   requestSingleInstanceLock() {
     return true;
   }

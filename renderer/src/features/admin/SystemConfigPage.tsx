@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Col, Input, Row } from 'antd';
+import { Alert, Button, Card, Col, Input, Row, Select, Switch } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice, QueryView } from '../../components/states';
 import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 import type { SystemConfig } from '../../api/types';
 import { adminQueries } from './queries';
 import { useSaveConfig } from './mutations';
+import { UpdateStatusPanel } from './UpdateStatusPanel';
 
 export default function SystemConfigPage() {
   const { t } = useTranslation();
@@ -16,11 +17,21 @@ export default function SystemConfigPage() {
     <>
       <PageHeader title={t('admin.config.title')} subtitle={t('admin.config.subtitle')} />
       <QueryView query={config}>{(data) => <ConfigForm config={data} />}</QueryView>
+      <UpdateStatusPanel />
     </>
   );
 }
 
 const text = (value: SystemConfig[string] | undefined) => (value === undefined || value === null ? '' : String(value));
+
+const count = z.string().trim().regex(/^[1-9]\d*$/, 'common.validation.positiveInteger');
+/** The local chat model's numeric parameters (all positive integers). */
+const LOCAL_NUMBERS = [
+  ['local_llm_concurrency', 'system.config.localConcurrency'],
+  ['local_llm_idle_unload_seconds', 'system.config.localIdle'],
+  ['local_llm_max_tokens', 'system.config.localMaxTokens'],
+  ['local_llm_context_size', 'system.config.localContext'],
+] as const;
 
 const schema = z.object({
   llm_base_url: z.string().trim().refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'common.validation.url'),
@@ -28,7 +39,16 @@ const schema = z.object({
   // The stored key is only ever shown masked; empty keeps it, typing a new one replaces it.
   llm_api_key: z.string(),
   jwt_expire_minutes: z.string().trim().regex(/^[1-9]\d*$/, 'common.validation.positiveInteger'),
-  company_intro_content: z.string(),
+  update_base_url: z.string().trim().refine((v) => v === '' || /^https?:\/\/[^\s@/]+(\/\S*)?$/i.test(v), 'common.validation.url'),
+  upload_session_ttl_hours: z.string().trim().regex(/^[1-9]\d*$/, 'common.validation.positiveInteger'),
+  audio_cloud_fallback: z.boolean(),
+  audio_local_quality: z.enum(['accurate', 'fast']),
+  coaching_admin_listen: z.boolean(),
+  llm_local_first: z.boolean(),
+  local_llm_concurrency: count,
+  local_llm_idle_unload_seconds: count,
+  local_llm_max_tokens: count,
+  local_llm_context_size: count,
 });
 
 function ConfigForm({ config }: { config: SystemConfig }) {
@@ -39,12 +59,30 @@ function ConfigForm({ config }: { config: SystemConfig }) {
     llm_model: text(config.llm_model),
     llm_api_key: '',
     jwt_expire_minutes: text(config.jwt_expire_minutes),
-    company_intro_content: text(config.company_intro_content),
+    update_base_url: text(config.update_base_url),
+    upload_session_ttl_hours: text(config.upload_session_ttl_hours),
+    audio_cloud_fallback: config.audio_cloud_fallback === true,
+    audio_local_quality: config.audio_local_quality === 'fast' ? 'fast' : 'accurate',
+    coaching_admin_listen: config.coaching_admin_listen === true,
+    llm_local_first: config.llm_local_first === true,
+    local_llm_concurrency: text(config.local_llm_concurrency),
+    local_llm_idle_unload_seconds: text(config.local_llm_idle_unload_seconds),
+    local_llm_max_tokens: text(config.local_llm_max_tokens),
+    local_llm_context_size: text(config.local_llm_context_size),
   });
   const storedKey = text(config.llm_api_key);
 
-  const submit = ({ llm_api_key, jwt_expire_minutes, ...rest }: z.output<typeof schema>) =>
-    save.mutate({ ...rest, jwt_expire_minutes: Number(jwt_expire_minutes), ...(llm_api_key ? { llm_api_key } : {}) }, { onSuccess: () => form.resetField('llm_api_key') });
+  const submit = ({ llm_api_key, jwt_expire_minutes, upload_session_ttl_hours, ...rest }: z.output<typeof schema>) =>
+    save.mutate(
+      {
+        ...rest,
+        ...Object.fromEntries(LOCAL_NUMBERS.map(([key]) => [key, Number(rest[key])])),
+        jwt_expire_minutes: Number(jwt_expire_minutes),
+        upload_session_ttl_hours: Number(upload_session_ttl_hours),
+        ...(llm_api_key ? { llm_api_key } : {}),
+      },
+      { onSuccess: () => form.resetField('llm_api_key') },
+    );
 
   return (
     <Card>
@@ -65,6 +103,19 @@ function ConfigForm({ config }: { config: SystemConfig }) {
             </FormItem>
           </Col>
         </Row>
+        <h2 className="card-heading">{t('system.config.localModel')}</h2>
+        <FormItem control={form.control} name="llm_local_first" label={t('system.config.localFirst')} extra={t('system.config.localFirstHint')}>
+          {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
+        </FormItem>
+        <Row gutter={16}>
+          {LOCAL_NUMBERS.map(([name, label]) => (
+            <Col xs={24} md={12} key={name}>
+              <FormItem control={form.control} name={name} label={t(label)} required>
+                {(field) => <Input {...field} inputMode="numeric" />}
+              </FormItem>
+            </Col>
+          ))}
+        </Row>
         <h2 className="card-heading">{t('admin.config.sessions')}</h2>
         <Row gutter={16}>
           <Col xs={24} md={12}>
@@ -73,10 +124,34 @@ function ConfigForm({ config }: { config: SystemConfig }) {
             </FormItem>
           </Col>
         </Row>
-        <h2 className="card-heading">{t('admin.config.intro')}</h2>
-        <FormItem control={form.control} name="company_intro_content" label={t('admin.config.introLabel')}>
-          {(field) => <Input.TextArea {...field} autoSize={{ minRows: 6, maxRows: 16 }} />}
+        <h2 className="card-heading">{t('system.config.updates')}</h2>
+        <FormItem control={form.control} name="update_base_url" label={t('system.config.updateUrl')} extra={t('system.config.updateUrlHint')}>
+          {(field) => <Input {...field} placeholder="https://updates.example.com/trainbench/" />}
         </FormItem>
+        <h2 className="card-heading">{t('system.config.audio')}</h2>
+        <FormItem control={form.control} name="audio_cloud_fallback" label={t('system.config.cloudFallback')}>
+          {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
+        </FormItem>
+        <FormItem control={form.control} name="audio_local_quality" label={t('system.config.localQuality')}>
+          {(field) => (
+            <Select
+              {...field}
+              style={{ maxWidth: 240 }}
+              options={(['accurate', 'fast'] as const).map((value) => ({ value, label: t(`system.config.quality.${value}`) }))}
+            />
+          )}
+        </FormItem>
+        <FormItem control={form.control} name="coaching_admin_listen" label={t('system.config.adminListen')}>
+          {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
+        </FormItem>
+        <h2 className="card-heading">{t('system.config.uploads')}</h2>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <FormItem control={form.control} name="upload_session_ttl_hours" label={t('system.config.uploadTtl')} required>
+              {(field) => <Input {...field} inputMode="numeric" />}
+            </FormItem>
+          </Col>
+        </Row>
         {save.error && <ErrorNotice error={save.error} />}
         {save.isSuccess && <Alert type="success" showIcon title={t('admin.config.saved')} className="section" />}
         <Button type="primary" htmlType="submit" loading={save.isPending}>

@@ -1,27 +1,30 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Col, Flex, Input, Modal, Popconfirm, Row, Select, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Flex, Radio, Select, Space, Typography, type TableColumnsType } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/states';
 import { DataTable } from '../../components/list/DataTable';
+import { ListSearch } from '../../components/list/ListSearch';
 import { useListParams } from '../../components/list/useListParams';
-import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 import type { Role, User } from '../../api/types';
+import { orgQueries } from '../org/queries';
 import { adminQueries } from './queries';
-import { useCreateUser, useUpdateUser } from './mutations';
+import { useUpdateUser } from './mutations';
+import { EditUserDialog, NewUserDialog, ROLES } from './UserDialog';
 
-const ROLES: Role[] = ['employee', 'admin'];
+const STATUSES = ['', 'active', 'disabled'] as const;
 
 export default function UsersPage() {
   const { t } = useTranslation();
-  const { page, filters, setPage, setFilters } = useListParams({ q: '' });
+  const { page, filters, setPage, setFilters } = useListParams({ q: '', status: '' });
   const users = useQuery(adminQueries.users({ ...filters, page }));
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const columns: TableColumnsType<User> = [
     {
@@ -37,9 +40,21 @@ export default function UsersPage() {
       ),
     },
     { title: t('admin.users.columns.department'), dataIndex: 'department', render: (d: string) => d || t('common.state.none') },
+    { title: t('admin.users.columns.position'), key: 'position', render: (_, u) => <PositionName id={u.position_id} /> },
     { title: t('admin.users.columns.role'), key: 'role', render: (_, u) => <RoleSelect user={u} /> },
     { title: t('admin.users.columns.status'), key: 'status', render: (_, u) => <StatusTag tone={u.status === 'active' ? 'success' : 'neutral'}>{t(`admin.users.status.${u.status}`)}</StatusTag> },
-    { title: <span className="visually-hidden">{t('admin.users.columns.actions')}</span>, key: 'actions', render: (_, u) => <StatusToggle user={u} /> },
+    {
+      title: <span className="visually-hidden">{t('admin.users.columns.actions')}</span>,
+      key: 'actions',
+      render: (_, u) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(u)} aria-label={t('admin.users.editOf', { name: u.username })}>
+            {t('admin.users.edit')}
+          </Button>
+          <StatusToggle user={u} />
+        </Space>
+      ),
+    },
   ];
   return (
     <>
@@ -53,20 +68,37 @@ export default function UsersPage() {
         }
       />
       {created && <Alert className="section" type="success" showIcon closable={{ onClose: () => setCreated(null) }} title={t('admin.users.created', { name: created })} />}
-      <Flex className="section" role="search" aria-label={t('admin.users.search')}>
-        <Input.Search className="catalog-search" aria-label={t('admin.users.search')} placeholder={t('admin.users.searchPlaceholder')} allowClear defaultValue={filters.q} onSearch={(q) => setFilters({ q: q.trim() })} />
+      <Flex gap="middle" wrap align="center">
+        <ListSearch label={t('admin.users.search')} placeholder={t('admin.users.searchPlaceholder')} value={filters.q} onSearch={(q) => setFilters({ q })} />
+        <Radio.Group
+          className="section"
+          aria-label={t('admin.users.statusFilter')}
+          optionType="button"
+          value={filters.status}
+          onChange={(e) => setFilters({ status: e.target.value as string })}
+          options={STATUSES.map((s) => ({ value: s, label: s ? t(`admin.users.status.${s}`) : t('common.filter.all') }))}
+        />
       </Flex>
-      <DataTable label={t('admin.users.title')} query={users} columns={columns} rowKey={(u) => u.id} onPage={setPage} empty={filters.q ? t('admin.users.noMatch') : t('admin.users.empty')} />
-      <NewUserDialog
-        open={creating}
-        onClose={() => setCreating(false)}
-        onCreated={(user) => {
-          setCreated(user.username);
-          setCreating(false);
-        }}
-      />
+      <DataTable label={t('admin.users.title')} query={users} columns={columns} rowKey={(u) => u.id} onPage={setPage} empty={filters.q || filters.status ? t('admin.users.noMatch') : t('admin.users.empty')} />
+      {creating && (
+        <NewUserDialog
+          onClose={() => setCreating(false)}
+          onCreated={(user) => {
+            setCreated(user.username);
+            setCreating(false);
+          }}
+        />
+      )}
+      {editing && <EditUserDialog user={editing} onClose={() => setEditing(null)} />}
     </>
   );
+}
+
+/** A position's name (cached per position: a page of users asks once per position, side by side). */
+function PositionName({ id }: { id: number | null }) {
+  const { t } = useTranslation();
+  const position = useQuery({ ...orgQueries.position(id ?? 0), enabled: id !== null });
+  return <>{id === null ? t('common.state.none') : (position.data?.name ?? '…')}</>;
 }
 
 function RoleSelect({ user }: { user: User }) {
@@ -101,88 +133,8 @@ function StatusToggle({ user }: { user: User }) {
       </Button>
     );
   return (
-    <>
-      <Popconfirm title={t('admin.users.disableConfirm', { name: user.full_name || user.username })} okText={t('admin.users.disable')} cancelText={t('common.action.cancel')} onConfirm={() => update.mutate({ id: user.id, change: { status: 'disabled' } })}>
-        <Button size="small" danger loading={update.isPending}>
-          {t('admin.users.disable')}
-        </Button>
-      </Popconfirm>
-      {update.error && <ErrorNotice error={update.error} />}
-    </>
-  );
-}
-
-const newUserSchema = z.object({
-  username: z.string().trim().min(1, 'common.validation.required').regex(/^\S+$/, 'common.validation.noSpaces'),
-  full_name: z.string().trim(),
-  password: z.string().min(6, 'common.validation.passwordTooShort'),
-  department: z.string().trim(),
-  role: z.enum(['employee', 'admin']),
-});
-
-const EMPTY = { username: '', full_name: '', password: '', department: '', role: 'employee' as const };
-
-/** The dialog pattern: a modal around a ZodForm; the mutation's error shows inside, success closes it and the page says so. */
-function NewUserDialog({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(user: User): void }) {
-  const { t } = useTranslation();
-  const form = useZodForm(newUserSchema, EMPTY);
-  const create = useCreateUser();
-  const clear = () => {
-    form.reset(EMPTY);
-    create.reset();
-  };
-  const close = () => {
-    clear();
-    onClose();
-  };
-  const submit = (values: z.output<typeof newUserSchema>) =>
-    create.mutate(
-      { ...values, department: values.department || undefined },
-      {
-        onSuccess: (user) => {
-          clear();
-          onCreated(user);
-        },
-      },
-    );
-  return (
-    <Modal open={open} title={t('admin.users.new')} onCancel={close} footer={null} destroyOnHidden>
-      <ZodForm form={form} onSubmit={submit} aria-label={t('admin.users.new')}>
-        <Row gutter={16}>
-          <Col span={12}>
-            <FormItem control={form.control} name="username" label={t('admin.users.username')} required>
-              {(field) => <Input {...field} autoComplete="off" />}
-            </FormItem>
-          </Col>
-          <Col span={12}>
-            <FormItem control={form.control} name="full_name" label={t('admin.users.fullName')}>
-              {(field) => <Input {...field} />}
-            </FormItem>
-          </Col>
-          <Col span={12}>
-            <FormItem control={form.control} name="password" label={t('admin.users.password')} required>
-              {(field) => <Input.Password {...field} autoComplete="new-password" />}
-            </FormItem>
-          </Col>
-          <Col span={12}>
-            <FormItem control={form.control} name="department" label={t('admin.users.department')}>
-              {(field) => <Input {...field} />}
-            </FormItem>
-          </Col>
-          <Col span={12}>
-            <FormItem control={form.control} name="role" label={t('admin.users.role')}>
-              {(field) => <Select {...field} options={ROLES.map((role) => ({ value: role, label: t(`shell.roles.${role}`) }))} />}
-            </FormItem>
-          </Col>
-        </Row>
-        {create.error && <ErrorNotice error={create.error} />}
-        <Flex justify="flex-end" gap="small" className="section-top">
-          <Button onClick={close}>{t('common.action.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={create.isPending}>
-            {t('admin.users.create')}
-          </Button>
-        </Flex>
-      </ZodForm>
-    </Modal>
+    <ConfirmButton confirm={t('admin.users.disableConfirm', { name: user.full_name || user.username })} onConfirm={() => update.mutate({ id: user.id, change: { status: 'disabled' } })} loading={update.isPending} error={update.error}>
+      {t('admin.users.disable')}
+    </ConfirmButton>
   );
 }

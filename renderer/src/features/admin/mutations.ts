@@ -9,7 +9,17 @@ export interface NewUser {
   password: string;
   full_name: string;
   role: Role;
-  department?: string;
+  department_id: number | null;
+  position_id: number | null;
+}
+
+export interface UserChange {
+  role?: Role;
+  status?: UserStatus;
+  full_name?: string;
+  password?: string;
+  department_id?: number | null;
+  position_id?: number | null;
 }
 
 export function useCreateUser() {
@@ -23,7 +33,7 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, change }: { id: number; change: { role?: Role; status?: UserStatus } }) => api.put<User>(`/system/users/${id}`, change),
+    mutationFn: ({ id, change }: { id: number; change: UserChange }) => api.put<User>(`/system/users/${id}`, change),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
   });
 }

@@ -2,17 +2,19 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
 import { isAbort } from '../../api/client';
 import { useUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice, Loading } from '../../components/states';
+import { StatusTag } from '../../components/StatusTag';
 import { describeError } from '../../i18n/errors';
 import { productQueries } from '../products/queries';
 import { coachQueries, sendCoachMessage } from './queries';
 import { useClearHistory } from './mutations';
 import { ProductPicker } from './ProductPicker';
 import { QuickActions } from './QuickActions';
+import { useRolePlay } from './useRolePlay';
 
 interface Line {
   id: string;
@@ -21,6 +23,10 @@ interface Line {
   /** Still streaming. */
   pending?: boolean;
   error?: string;
+  /** Answered by a model on this computer (the `done` event's route). */
+  local?: boolean;
+  /** Waiting for the local model: replies ahead of this one. */
+  ahead?: number;
 }
 
 let nextId = 0;
@@ -39,6 +45,8 @@ export default function CoachPage() {
   const [streaming, setStreaming] = useState<AbortController | null>(null);
   const clear = useClearHistory();
   const endRef = useRef<HTMLDivElement>(null);
+  const rolePlay = useRolePlay();
+  const launched = useRef<number | null>(null);
 
   useEffect(() => {
     if (lines === null && history.data) setLines(history.data.messages.map((m) => ({ id: String(m.id), role: m.role, content: m.content })));
@@ -51,20 +59,26 @@ export default function CoachPage() {
 
   const update = (id: string, change: (line: Line) => Line) => setLines((all) => (all ?? []).map((l) => (l.id === id ? change(l) : l)));
 
-  const send = async (event?: FormEvent) => {
+  const send = (event?: FormEvent) => {
     event?.preventDefault();
     const message = draft.trim();
     if (!message || streaming) return;
+    setDraft('');
+    void sendText(message);
+  };
+
+  const sendText = async (message: string) => {
     const replyId = lineId();
     setLines((all) => [...(all ?? []), { id: lineId(), role: 'user', content: message }, { id: replyId, role: 'assistant', content: '', pending: true }]);
-    setDraft('');
     const controller = new AbortController();
     setStreaming(controller);
     try {
       await sendCoachMessage(
-        { message, context: { ...(productId ? { product_id: productId } : {}), page: 'coach' } },
+        { message, context: rolePlay.context ?? { ...(productId ? { product_id: productId } : {}), page: 'coach' } },
         (ev) => {
-          if (ev.type === 'text') update(replyId, (l) => ({ ...l, content: l.content + ev.content }));
+          if (ev.type === 'text') update(replyId, (l) => ({ ...l, content: l.content + ev.content, ahead: undefined }));
+          else if (ev.type === 'queued') update(replyId, (l) => ({ ...l, ahead: ev.position }));
+          else if (ev.type === 'done') update(replyId, (l) => ({ ...l, local: ev.route?.local === true }));
           else if (ev.type === 'error') update(replyId, (l) => ({ ...l, error: t('errors.stream_failed', { detail: ev.message }) }));
         },
         controller.signal,
@@ -76,6 +90,14 @@ export default function CoachPage() {
       setStreaming(null);
     }
   };
+
+  // One click from a coaching report: the practice starts with the report's own opening message, once.
+  useEffect(() => {
+    if (!rolePlay.startMessage || lines === null || streaming || launched.current === rolePlay.reportId) return;
+    launched.current = rolePlay.reportId;
+    rolePlay.started();
+    void sendText(rolePlay.startMessage);
+  });
 
   return (
     <div className="coach">
@@ -92,6 +114,21 @@ export default function CoachPage() {
         }
       />
       {clear.error && <ErrorNotice error={clear.error} />}
+      {rolePlay.error && <ErrorNotice error={rolePlay.error} />}
+      {rolePlay.active && (
+        <Alert
+          className="section"
+          type="info"
+          showIcon
+          role="status"
+          title={t('coaching.scenario.banner', { name: rolePlay.filename })}
+          action={
+            <Button size="small" disabled={!!streaming} onClick={rolePlay.end}>
+              {t('coaching.scenario.end')}
+            </Button>
+          }
+        />
+      )}
       <QuickActions productId={productId} />
       <Card className="chat" aria-live="polite">
         {history.error && <ErrorNotice error={history.error} onRetry={() => void history.refetch()} />}
@@ -112,6 +149,16 @@ export default function CoachPage() {
               {line.content}
               {line.pending && <span className="typing" role="status" aria-label={t('coach.typing')} />}
             </div>
+            {line.ahead !== undefined && (
+              <div className="bubble-note" role="status">
+                {t('coach.queued', { count: line.ahead })}
+              </div>
+            )}
+            {line.local && (
+              <div className="bubble-note" title={t('coach.ranLocallyHint')}>
+                <StatusTag tone="success">{t('coach.ranLocally')}</StatusTag>
+              </div>
+            )}
             {line.error && <div className="bubble-error">{line.error}</div>}
           </div>
         ))}

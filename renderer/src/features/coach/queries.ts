@@ -22,7 +22,8 @@ export const coachQueries = {
 
 export interface CoachMessage {
   message: string;
-  context: { product_id?: number; page: string };
+  /** With coaching_report_id: a role-play of that call (the coach plays its customer); sent with every message of it. */
+  context: { product_id?: number | null; page: string; coaching_report_id?: number };
 }
 
 /** Streams the coach's reply; `onEvent` sees each `text`, then `done` or `error`. */

@@ -12,10 +12,14 @@ import { useIdParam } from '../../components/useIdParam';
 import { humanize, useFormat } from '../../i18n/format';
 import type { CourseDetail } from '../../api/types';
 import { courseQueries } from './queries';
+import { CourseProgressControl } from '../learning/CourseProgressControl';
+import { learningQueries } from '../learning/queries';
 
 export default function CourseDetailPage() {
   const id = useIdParam();
   const course = useQuery({ ...courseQueries.detail(id ?? 0), enabled: id !== null });
+  // My progress on it loads beside the course rather than after it.
+  useQuery({ ...learningQueries.course(id ?? 0), enabled: id !== null });
   if (id === null) return <NotFound />;
   return <QueryView query={course}>{(c) => <Course course={c} />}</QueryView>;
 }
@@ -29,6 +33,7 @@ function Course({ course }: { course: CourseDetail }) {
         back={{ to: '/courses', label: t('courses.back') }}
         title={course.title}
         subtitle={[humanize(course.category), course.duration_minutes ? format.minutes(course.duration_minutes) : ''].filter(Boolean).join(' · ')}
+        actions={<CourseProgressControl courseId={course.id} />}
       />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={15}>

@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { Course, CourseDetail } from '../../api/types';
-import { fromArray, PAGE_SIZE } from '../../components/list/list-page';
+import { pagedArrayQuery } from '../../components/list/paged-query';
 
 export interface CourseFilter {
   category: string;
@@ -19,12 +19,7 @@ export const courseKeys = {
 
 export const courseQueries = {
   list: (filter: CourseFilter) =>
-    queryOptions({
-      queryKey: courseKeys.list(filter),
-      queryFn: async ({ signal }) =>
-        fromArray(await api.get<Course[]>('/courses', { query: { category: filter.category, q: filter.q, page: filter.page, size: PAGE_SIZE }, signal }), filter.page, PAGE_SIZE),
-      placeholderData: keepPreviousData,
-    }),
+pagedArrayQuery<Course>('/courses', courseKeys.list(filter), filter.page, { category: filter.category, q: filter.q }),
   categories: () => queryOptions({ queryKey: courseKeys.categories(), queryFn: ({ signal }) => api.get<string[]>('/courses/categories', { signal }) }),
   detail: (id: number) => queryOptions({ queryKey: courseKeys.detail(id), queryFn: ({ signal }) => api.get<CourseDetail>(`/courses/${id}`, { signal }) }),
 };

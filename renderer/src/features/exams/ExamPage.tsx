@@ -13,19 +13,49 @@ import type { ExamCover, StartedExam, SubmitResult } from '../../api/types';
 import { examQueries } from './queries';
 import { useStartExam } from './mutations';
 import { paperType, standing } from './standing';
-import { ExamSession } from './ExamSession';
+import { ExamSession, type Resumed } from './ExamSession';
+import { ResumeSession } from './ResumeSession';
+import { draftOfPaper } from './drafts';
+import { useUser } from '../../app/session';
 import { ExamResult } from './ExamResult';
 
-type Stage = { kind: 'cover' } | { kind: 'taking'; exam: StartedExam } | { kind: 'result'; exam: StartedExam; result: SubmitResult };
+type Stage =
+  | { kind: 'cover' }
+  | { kind: 'taking'; exam: StartedExam; resumed?: Resumed }
+  | { kind: 'result'; exam: StartedExam; result: SubmitResult };
 
-/** One exam: its cover, then the session, then the graded result. */
+/**
+ * One exam: its cover, then the session, then the graded result. A session still open (named by the cover, or a
+ * draft kept on this machine) is resumed instead of showing the cover; the draft's session is asked for beside the
+ * cover, so a reload costs no extra round trip.
+ */
 export default function ExamPage() {
   const id = useIdParam();
+  const user = useUser();
   const [stage, setStage] = useState<Stage>({ kind: 'cover' });
+  // Sessions already resumed or shown on this visit: never resumed again (the cover may still name one while it refreshes).
+  const [done, setDone] = useState<string[]>([]);
+  const [draft] = useState(() => (id === null ? undefined : draftOfPaper(user.id, id)));
   const cover = useQuery({ ...examQueries.cover(id ?? 0), enabled: id !== null });
   if (id === null) return <NotFound />;
-  if (stage.kind === 'taking') return <ExamSession exam={stage.exam} onSubmitted={(result) => setStage({ kind: 'result', exam: stage.exam, result })} />;
-  if (stage.kind === 'result') return <ExamResult exam={stage.exam} result={stage.result} onAgain={() => setStage({ kind: 'cover' })} />;
+  const toCover = () => setStage({ kind: 'cover' });
+  if (stage.kind === 'taking') return <ExamSession key={stage.exam.session_id} exam={stage.exam} resumed={stage.resumed} onSubmitted={(result) => setStage({ kind: 'result', exam: stage.exam, result })} />;
+  if (stage.kind === 'result') return <ExamResult exam={stage.exam} result={stage.result} onAgain={toCover} />;
+
+  // The server's open session first; else this machine's draft (its time may have run out while away: then it is submitted).
+  const resume = cover.data?.open_session?.session_id ?? draft?.session_id;
+  if (resume && !done.includes(resume)) {
+    const handled = () => setDone((ids) => [...ids, resume]);
+    return (
+      <ResumeSession
+        key={resume}
+        sessionId={resume}
+        onTaking={(exam, resumed) => (handled(), setStage({ kind: 'taking', exam, resumed }))}
+        onResult={(exam, result) => (handled(), setStage({ kind: 'result', exam, result }))}
+        onGone={handled}
+      />
+    );
+  }
   return <QueryView query={cover}>{(data) => <Cover cover={data} onStarted={(exam) => setStage({ kind: 'taking', exam })} />}</QueryView>;
 }
 

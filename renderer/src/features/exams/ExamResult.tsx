@@ -1,14 +1,21 @@
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Flex, Statistic, Typography } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { formatClock } from '../../i18n/format';
 import type { StartedExam, SubmitResult } from '../../api/types';
-import { describeAnswer, sessionName } from './standing';
+import { sessionName } from './standing';
+import { examQueries } from './queries';
+import { AnswerCard } from './AnswerCard';
 
 export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; result: SubmitResult; onAgain(): void }) {
   const { t } = useTranslation();
   const questions = new Map(exam.questions.map((q) => [q.id, q]));
+  // Asked once the session is submitted (the server refuses before): one request after the submit, no deeper.
+  const explained = useQuery(examQueries.explanations(result.session_id));
+  const explanations = new Map(explained.data?.map((e) => [e.question_id, e.explanation]));
   return (
     <>
       <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
@@ -23,7 +30,7 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
               {t('exams.result.summary', { correct: result.correct_count, wrong: result.wrong_count, pass: result.pass_score, time: formatClock(result.time_spent_sec) })}
             </Typography.Text>
             {result.late && <Alert type="warning" showIcon title={t('exams.result.late')} />}
-            {result.certificate_id !== null && <Typography.Text>{t('exams.result.certificate')}</Typography.Text>}
+            {result.certificate_id !== null && <Link to={`/certificates/${result.certificate_id}`}>{t('exams.result.certificate')}</Link>}
           </Flex>
           <Button onClick={onAgain} className="result-again">
             {t('exams.result.again')}
@@ -34,21 +41,8 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
       <ol className="question-list" aria-label={t('exams.result.answers')}>
         {result.detail.map((d) => {
           const question = questions.get(d.question_id);
-          const describe = (value: typeof d.user_answer) => (question ? describeAnswer(question.type, question.options, value, t) : String(value));
-          return (
-            <li key={d.question_id}>
-              <Card size="small" className={`question ${d.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
-                <Flex justify="space-between" gap="middle">
-                  <span>
-                    <span className="question-number">{question?.order ?? '?'}.</span> {question?.stem ?? t('exams.result.question', { id: d.question_id })}
-                  </span>
-                  <StatusTag tone={d.is_correct ? 'success' : 'danger'}>{t(d.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
-                </Flex>
-                <div>{t('exams.answer.yours', { answer: describe(d.user_answer) })}</div>
-                {!d.is_correct && <div>{t('exams.answer.right', { answer: describe(d.correct_answer) })}</div>}
-              </Card>
-            </li>
-          );
+          const answered = question ? { ...question, explanation: explanations.get(d.question_id) } : { order: null, stem: t('exams.result.question', { id: d.question_id }), type: 'single' as const, options: [] };
+          return <AnswerCard key={d.question_id} question={answered} detail={d} />;
         })}
       </ol>
     </>

@@ -7,12 +7,14 @@ import { formatClock } from '../../i18n/format';
 import type { AnswerMap, AnswerValue, IssuedQuestion, StartedExam, SubmitResult } from '../../api/types';
 import { useSubmitExam } from './mutations';
 import { optionLabel, sessionName } from './standing';
+import { LeaveGuard } from './LeaveGuard';
+import { useAutosave } from './useAutosave';
+import { SaveStatusText } from './SaveStatusText';
 
 const isAnswered = (value: AnswerValue | null | undefined) => (Array.isArray(value) ? value.length > 0 : !!value);
 
-/** Seconds until the deadline, ticking once a second. */
-function useRemaining(deadlineAt: string): number {
-  const deadline = new Date(deadlineAt).getTime();
+/** Seconds until the deadline (ms on this machine's clock), ticking once a second. */
+function useRemaining(deadline: number): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
@@ -21,19 +23,49 @@ function useRemaining(deadlineAt: string): number {
   return Math.max(0, Math.round((deadline - now) / 1000));
 }
 
-/** Answering an exam, a self-test or a retry; submits by itself when the time is up. */
-export function ExamSession({ exam, onSubmitted }: { exam: StartedExam; onSubmitted(result: SubmitResult): void }) {
+/** A session opened again (reload, crash, another visit): its answers and the time the server says is left. */
+export interface Resumed {
+  answers: AnswerMap;
+  remainingSec: number;
+  /** The answers come from this machine and the server may lack them. */
+  unsaved: boolean;
+}
+
+/**
+ * Answering an exam, a self-test or a retry; the answers are saved as they change (useAutosave), and the session
+ * submits itself when the time is up. The clock counts down to the server's deadline, never from the start again.
+ */
+export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam; resumed?: Resumed; onSubmitted(result: SubmitResult): void }) {
   const { t } = useTranslation();
-  const [answers, setAnswers] = useState<AnswerMap>({});
+  const [answers, setAnswers] = useState<AnswerMap>(resumed?.answers ?? {});
   const [confirming, setConfirming] = useState(false);
-  const startedAt = useRef(Date.now());
+  // The server's deadline on this machine's clock: what was left when it answered, from now.
+  const [deadline] = useState(() => Date.now() + (resumed ? resumed.remainingSec * 1000 : Date.parse(exam.deadline_at) - Date.parse(exam.started_at)));
+  const autosave = useAutosave(exam, { answers: resumed?.answers ?? {}, unsaved: resumed?.unsaved ?? false, resumed: !!resumed });
   const submit = useSubmitExam();
-  const remaining = useRemaining(exam.deadline_at);
+  const remaining = useRemaining(deadline);
   const answered = exam.questions.filter((q) => isAnswered(answers[String(q.id)])).length;
   const missing = exam.questions.length - answered;
 
-  const send = () =>
-    submit.mutate({ sessionId: exam.session_id, answers, timeSpentSec: Math.round((Date.now() - startedAt.current) / 1000) }, { onSuccess: onSubmitted });
+  const answer = (questionId: number, value: AnswerValue) => {
+    const next = { ...answers, [String(questionId)]: value };
+    setAnswers(next);
+    autosave.change(next);
+  };
+  const send = () => {
+    // The submit carries every answer: a save arriving after it would find the session closed.
+    autosave.hold();
+    submit.mutate(
+      { sessionId: exam.session_id, answers, timeSpentSec: Math.max(0, exam.time_limit_min * 60 - remaining) },
+      {
+        onSuccess: (result) => {
+          autosave.finish();
+          onSubmitted(result);
+        },
+        onError: () => autosave.resume(),
+      },
+    );
+  };
 
   const autoSubmitted = useRef(false);
   useEffect(() => {
@@ -43,43 +75,53 @@ export function ExamSession({ exam, onSubmitted }: { exam: StartedExam; onSubmit
     }
   });
 
+  const controls =
+    confirming && missing > 0 ? (
+      <Flex gap="middle" align="center" wrap>
+        <Alert type="warning" showIcon title={t('exams.session.unanswered', { count: missing })} />
+        <Button onClick={() => setConfirming(false)}>{t('exams.session.keepAnswering')}</Button>
+        <Button type="primary" loading={submit.isPending} onClick={send}>
+          {t('exams.session.submitAnyway')}
+        </Button>
+      </Flex>
+    ) : (
+      <Button type="primary" loading={submit.isPending} onClick={() => (missing > 0 ? setConfirming(true) : send())}>
+        {t('exams.session.submit')}
+      </Button>
+    );
+
   return (
     <>
+      <LeaveGuard active={!submit.isSuccess} />
       <PageHeader
         title={sessionName(exam, t)}
         subtitle={t('exams.session.progress', { answered, count: exam.questions.length, pass: exam.pass_score, total: exam.total_score })}
-        actions={
-          <div className={`timer${remaining < 60 ? ' timer-urgent' : ''}`} role="timer" aria-label={t('exams.session.timeLeft')}>
-            {formatClock(remaining)}
-          </div>
-        }
       />
       <ol className="question-list">
         {exam.questions.map((question) => (
-          <QuestionCard key={question.id} question={question} value={answers[String(question.id)] ?? null} onChange={(value) => setAnswers((a) => ({ ...a, [String(question.id)]: value }))} />
+          <QuestionCard key={question.id} question={question} value={answers[String(question.id)] ?? null} onChange={(value) => answer(question.id, value)} />
         ))}
       </ol>
+      {/* Sticks to the bottom of the window: the time left and the submit button stay in sight however long the exam. */}
       <Card className="submit-bar">
         {submit.error && <ErrorNotice error={submit.error} />}
-        {confirming && missing > 0 ? (
-          <Flex gap="middle" align="center" wrap>
-            <Alert type="warning" showIcon title={t('exams.session.unanswered', { count: missing })} />
-            <Button onClick={() => setConfirming(false)}>{t('exams.session.keepAnswering')}</Button>
-            <Button type="primary" loading={submit.isPending} onClick={send}>
-              {t('exams.session.submitAnyway')}
-            </Button>
+        <Flex justify="space-between" align="center" gap="middle" wrap>
+          <Flex align="center" gap="small">
+            <span>{t('exams.session.timeLeft')}</span>
+            <div className={`timer${remaining < 60 ? ' timer-urgent' : ''}`} role="timer" aria-label={t('exams.session.timeLeft')}>
+              {formatClock(remaining)}
+            </div>
+            <SaveStatusText status={autosave.status} />
           </Flex>
-        ) : (
-          <Button type="primary" loading={submit.isPending} onClick={() => (missing > 0 ? setConfirming(true) : send())}>
-            {t('exams.session.submit')}
-          </Button>
-        )}
+          {controls}
+        </Flex>
       </Card>
     </>
   );
 }
 
-function QuestionCard({ question, value, onChange }: { question: IssuedQuestion; value: AnswerValue | null; onChange(value: AnswerValue): void }) {
+/** One issued question as the trainee answers it (also the admin's preview of a bank question). */
+export function QuestionCard({ question, value, onChange }: { question: IssuedQuestion; value: AnswerValue | null; onChange(value: AnswerValue): void }) {
   const { t } = useTranslation();
   const multiple = question.type === 'multiple';
   const label = (key: string, text: string) => (question.type === 'true_false' ? text : `${key}. ${text}`);

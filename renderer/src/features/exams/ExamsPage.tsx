@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Table, Typography, type TableColumnsType } from 'antd';
+import { Flex, Table, Typography, type TableColumnsType } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { EmptyState, QueryView } from '../../components/states';
@@ -32,7 +32,17 @@ export default function ExamsPage() {
     { title: t('exams.columns.time'), dataIndex: 'duration_minutes', render: (n: number) => format.minutes(n) },
     { title: t('exams.columns.passMark'), key: 'pass', render: (_, exam) => t('exams.scoreOf', { score: exam.pass_score, total: exam.total_score }) },
     { title: t('exams.columns.best'), dataIndex: 'best_score', render: (n: number | null) => (n === null ? t('common.state.none') : format.number(n)) },
-    { title: t('exams.columns.status'), key: 'status', render: (_, exam) => <StatusTag tone={standing[exam.status].tone}>{t(standing[exam.status].label)}</StatusTag> },
+    {
+      title: t('exams.columns.status'),
+      key: 'status',
+      render: (_, exam) => (
+        <Flex gap="small" align="center" wrap>
+          <StatusTag tone={standing[exam.status].tone}>{t(standing[exam.status].label)}</StatusTag>
+          {/* Opens the exam, which resumes the open session with its saved answers and its own deadline. */}
+          {exam.open_session && <Link to={`/exams/${exam.id}`}>{t('exams.continue')}</Link>}
+        </Flex>
+      ),
+    },
   ];
   return (
     <>

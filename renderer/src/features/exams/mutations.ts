@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import type { AnswerMap, StartedExam, SubmitResult } from '../../api/types';
+import { api, ApiError } from '../../api/client';
+import type { AnswerMap, SavedAnswers, StartedExam, SubmitResult } from '../../api/types';
 import { examKeys } from './queries';
 import { recordKeys } from '../records/queries';
 
@@ -20,5 +20,22 @@ export function useSubmitExam() {
   return useMutation({
     mutationFn: ({ sessionId, answers, timeSpentSec }: Submission) => api.post<SubmitResult>('/exam/submit', { session_id: sessionId, answers, time_spent_sec: timeSpentSec }),
     onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: examKeys.all }), queryClient.invalidateQueries({ queryKey: recordKeys.all })]),
+  });
+}
+
+export interface AnswersToSave {
+  sessionId: string;
+  answers: AnswerMap;
+}
+
+/** A save that got no answer is sent again for as long as the server is away (paused while offline, no 4xx repeated). */
+const unanswered = (_failures: number, error: unknown) => error instanceof ApiError && error.status === 0;
+
+/** Autosave of an open session's answers (PUT replaces them); see useAutosave. */
+export function useSaveAnswers() {
+  return useMutation({
+    mutationFn: ({ sessionId, answers }: AnswersToSave) => api.put<SavedAnswers>(`/exam/sessions/${encodeURIComponent(sessionId)}/answers`, { answers }),
+    retry: unanswered,
+    retryDelay: (failures) => Math.min(1000 * 2 ** failures, 4000),
   });
 }

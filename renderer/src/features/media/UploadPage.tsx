@@ -1,13 +1,14 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Col, Input, Progress, Row, Select, Space, Typography } from 'antd';
+import { Alert, Card, Col, Input, Row, Select, Typography } from 'antd';
 import { FilePicker } from '../../components/form/FilePicker';
 import { isAbort } from '../../api/client';
 import type { MediaBindType } from '../../api/types';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice } from '../../components/states';
 import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
+import { UploadSubmit, useCancellable } from '../../components/form/UploadSubmit';
 import { useFormat } from '../../i18n/format';
 import { DIRECT_UPLOAD_LIMIT } from './upload';
 import { useUploadMedia } from './mutations';
@@ -30,21 +31,18 @@ export default function UploadPage() {
   const form = useZodForm(schema, { file: null, bind_type: 'none', bind_id: '' });
   const upload = useUploadMedia();
   const [sent, setSent] = useState(0);
-  const cancel = useRef<AbortController | null>(null);
+  const cancellable = useCancellable();
   const file = form.watch('file');
   const bindType = form.watch('bind_type');
   const needsId = bindType === 'product' || bindType === 'course';
   const sending = upload.isPending;
 
   const submit = (values: z.output<typeof schema>) => {
-    const controller = new AbortController();
-    cancel.current = controller;
     setSent(0);
     const binding = { bind_type: values.bind_type, ...(needsId ? { bind_id: Number(values.bind_id) } : {}) };
-    upload.mutate({ file: values.file!, binding, onProgress: setSent, signal: controller.signal }, { onSettled: () => (cancel.current = null) });
+    upload.mutate({ file: values.file!, binding, onProgress: setSent, signal: cancellable.start() });
   };
 
-  const percent = file && file.size > 0 ? Math.floor((sent / file.size) * 100) : 100;
   const failed = upload.isError && !isAbort(upload.error);
   return (
     <>
@@ -84,23 +82,16 @@ export default function UploadPage() {
               {file.size > DIRECT_UPLOAD_LIMIT && ` ${t('media.upload.inParts')}`}
             </Typography.Paragraph>
           )}
-          <Space>
-            <Button type="primary" htmlType="submit" loading={sending}>
-              {sending ? t('media.upload.sending') : t('media.upload.submit')}
-            </Button>
-            {sending && (
-              <Button disabled={false} onClick={() => cancel.current?.abort()}>
-                {t('common.action.cancel')}
-              </Button>
-            )}
-          </Space>
+          <UploadSubmit
+            sending={sending}
+            submitLabel={t('media.upload.submit')}
+            sendingLabel={t('media.upload.sending')}
+            progressLabel={t('media.upload.progress')}
+            sent={sent}
+            total={file?.size ?? 0}
+            onCancel={cancellable.cancel}
+          />
         </ZodForm>
-        {sending && (
-          <div className="section-top">
-            <Progress percent={percent} aria-label={t('media.upload.progress')} />
-            <Typography.Text type="secondary">{t('media.upload.sent', { sent: format.bytes(sent), total: format.bytes(file?.size ?? 0) })}</Typography.Text>
-          </div>
-        )}
         {failed && (
           <div className="section-top">
             <ErrorNotice error={upload.error} />

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { Product } from '../../api/types';
-import { fromArray, PAGE_SIZE } from '../../components/list/list-page';
+import { PAGE_SIZE } from '../../components/list/list-page';
+import { pagedArrayQuery } from '../../components/list/paged-query';
 
 export interface ProductFilter {
   category: string;
@@ -22,12 +23,7 @@ export const productKeys = {
 
 export const productQueries = {
   list: (filter: ProductFilter) =>
-    queryOptions({
-      queryKey: productKeys.list(filter),
-      queryFn: async ({ signal }) =>
-        fromArray(await api.get<Product[]>('/products', { query: { category: filter.category, q: filter.q, page: filter.page, size: PAGE_SIZE }, signal }), filter.page, PAGE_SIZE),
-      placeholderData: keepPreviousData,
-    }),
+pagedArrayQuery<Product>('/products', productKeys.list(filter), filter.page, { category: filter.category, q: filter.q }),
   search: (q: string) =>
     queryOptions({ queryKey: productKeys.search(q), queryFn: ({ signal }) => api.get<Product[]>('/products', { query: { q, size: PAGE_SIZE }, signal }), placeholderData: keepPreviousData }),
   categories: () => queryOptions({ queryKey: productKeys.categories(), queryFn: ({ signal }) => api.get<string[]>('/products/categories', { signal }) }),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Card, Descriptions, Flex, Typography } from 'antd';
+import { Card, Descriptions } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { NotFound } from '../../components/NotFound';
@@ -8,7 +8,7 @@ import { QueryView } from '../../components/states';
 import { useIdParam } from '../../components/useIdParam';
 import { formatClock, useFormat } from '../../i18n/format';
 import type { ExamRecordDetail } from '../../api/types';
-import { describeAnswer } from '../exams/standing';
+import { AnswerCard } from '../exams/AnswerCard';
 import { recordQueries } from './queries';
 
 export default function RecordDetailPage() {
@@ -41,19 +41,7 @@ function RecordDetail({ record }: { record: ExamRecordDetail }) {
       <h2 className="section-title">{t('exams.result.answers')}</h2>
       <ol className="question-list" aria-label={t('exams.result.answers')}>
         {record.detail.map((d) => (
-          <li key={d.question_id}>
-            <Card size="small" className={`question ${d.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
-              <Flex justify="space-between" gap="middle">
-                <span>
-                  <span className="question-number">{d.order}.</span> {d.stem}
-                </span>
-                <StatusTag tone={d.is_correct ? 'success' : 'danger'}>{t(d.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
-              </Flex>
-              <div>{t('exams.answer.yours', { answer: describeAnswer(d.type, d.options, d.user_answer, t) })}</div>
-              {!d.is_correct && <div>{t('exams.answer.right', { answer: describeAnswer(d.type, d.options, d.correct_answer, t) })}</div>}
-              {d.explanation && <Typography.Text type="secondary">{d.explanation}</Typography.Text>}
-            </Card>
-          </li>
+          <AnswerCard key={d.question_id} question={d} detail={d} />
         ))}
       </ol>
     </>

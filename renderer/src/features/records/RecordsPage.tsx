@@ -1,17 +1,16 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Typography } from 'antd';
+import { Card, Flex, Typography } from 'antd';
 import { SimpleList } from '../../components/SimpleList';
-import { DownloadOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { ErrorNotice, QueryView } from '../../components/states';
+import { QueryView } from '../../components/states';
 import { useListParams } from '../../components/list/useListParams';
 import { useUser } from '../../app/session';
 import { useFormat } from '../../i18n/format';
 import type { Certificate } from '../../api/types';
 import { recordQueries } from './queries';
-import { useDownloadCertificate } from './mutations';
+import { DownloadCertificate } from './DownloadCertificate';
 import { RecordsTable } from './RecordsTable';
 
 /** The caller's formal exam records and certificates. */
@@ -55,21 +54,19 @@ function Certificates() {
 function CertificateItem({ certificate }: { certificate: Certificate }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const download = useDownloadCertificate();
   return (
     <Flex className="list-row" justify="space-between" align="center" gap="middle">
       <div>
-        <strong>{certificate.exam_name}</strong>
+        <Link to={`/certificates/${certificate.id}`}>
+          <strong>{certificate.exam_name}</strong>
+        </Link>
         <div>
           <Typography.Text type="secondary">
             {t('records.certificateLine', { number: certificate.certificate_no, score: certificate.score, total: certificate.total_score, date: format.dateTime(certificate.issued_at) })}
           </Typography.Text>
         </div>
-        {download.error && <ErrorNotice error={download.error} />}
       </div>
-      <Button size="small" icon={<DownloadOutlined aria-hidden />} loading={download.isPending} onClick={() => download.mutate(certificate)} aria-label={t('records.downloadNamed', { number: certificate.certificate_no })}>
-        {t('records.download')}
-      </Button>
+      <DownloadCertificate certificate={certificate} size="small" />
     </Flex>
   );
 }

@@ -9,6 +9,11 @@ export interface EveryoneFilter {
   keyword: string;
   /** '', 'true' or 'false'. */
   passed: string;
+  /** The admin screen's further filters ('' = any): a paper id, a department, submitted from / before (ISO). */
+  paper_id?: string;
+  department?: string;
+  from?: string;
+  to?: string;
 }
 
 export const recordKeys = {
@@ -17,6 +22,7 @@ export const recordKeys = {
   everyone: (filter: EveryoneFilter) => [...recordKeys.all, 'everyone', filter] as const,
   detail: (id: number) => [...recordKeys.all, 'detail', id] as const,
   certificates: () => [...recordKeys.all, 'certificates'] as const,
+  certificate: (id: number) => [...recordKeys.certificates(), id] as const,
   mistakes: (page: number) => [...recordKeys.all, 'mistakes', page] as const,
 };
 
@@ -36,6 +42,7 @@ export const recordQueries = {
     }),
   detail: (id: number) => queryOptions({ queryKey: recordKeys.detail(id), queryFn: ({ signal }) => api.get<ExamRecordDetail>(`/exam/record/${id}`, { signal }) }),
   certificates: () => queryOptions({ queryKey: recordKeys.certificates(), queryFn: ({ signal }) => api.get<Certificate[]>('/exam/certificates', { signal }) }),
+  certificate: (id: number) => queryOptions({ queryKey: recordKeys.certificate(id), queryFn: ({ signal }) => api.get<Certificate>(`/exam/certificates/${id}`, { signal }) }),
   mistakes: (page: number) =>
     queryOptions({
       queryKey: recordKeys.mistakes(page),

@@ -1,16 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Col, Flex, Input, Row, Select, Typography } from 'antd';
-import { SimpleList } from '../../components/SimpleList';
-import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Flex, Input, Row, Select } from 'antd';
+import { BookOutlined, PlusOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
 import { isAbort } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, QueryView } from '../../components/states';
+import { useListParams } from '../../components/list/useListParams';
+import { ListSearch } from '../../components/list/ListSearch';
 import { describeError } from '../../i18n/errors';
-import { useFormat } from '../../i18n/format';
-import type { TaskRun } from '../../api/types';
+import type { Task, TaskRun } from '../../api/types';
 import { sendWorkerMessage, workbenchKeys, workbenchQueries } from './queries';
+import { TaskList } from './TaskList';
+import { TaskActions } from './TaskActions';
+import { ProjectBar } from './ProjectBar';
+import { Artifacts } from './Artifacts';
 
 /** A reply being streamed into the selected task. */
 interface Streaming {
@@ -19,17 +24,22 @@ interface Streaming {
   error?: string;
 }
 
-/** The digital worker: your tasks on the left, the selected task's exchanges on the right, and a message box. */
+/**
+ * The digital worker: your tasks on the left (pinned first, by project), the selected task with its exchanges and
+ * artifacts on the right, and a message box.
+ */
 export default function WorkbenchPage() {
   const { t } = useTranslation();
-  const format = useFormat();
   const queryClient = useQueryClient();
-  const tasks = useQuery(workbenchQueries.tasks());
+  const { page, filters, setPage, setFilters } = useListParams({ project: '', q: '' });
+  const projectId = filters.project ? Number(filters.project) : null;
+  const tasks = useQuery(workbenchQueries.tasks({ q: filters.q, page, projectId }));
   const specialists = useQuery(workbenchQueries.specialists());
   const [taskId, setTaskId] = useState<number | null>(null);
   const [specialist, setSpecialist] = useState('');
   const [draft, setDraft] = useState('');
   const [streaming, setStreaming] = useState<Streaming | null>(null);
+  const selectedTask = useSelectedTask(taskId, tasks.data?.items);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,9 +50,10 @@ export default function WorkbenchPage() {
     let answeredIn = taskId;
     try {
       await sendWorkerMessage(
-        { message, ...(taskId ? { task_id: taskId } : specialist ? { specialist_key: specialist } : {}) },
+        { message, ...(taskId ? { task_id: taskId } : { ...(specialist && { specialist_key: specialist }), ...(projectId && { project_id: projectId }) }) },
         (ev) => {
           if (ev.type === 'task') answeredIn = ev.task_id;
+          else if (ev.type === 'artifact') void queryClient.invalidateQueries({ queryKey: workbenchKeys.artifacts(ev.artifact.task_id) });
           else if (ev.type === 'text') setStreaming((s) => s && { ...s, reply: s.reply + ev.content });
           else if (ev.type === 'error') setStreaming((s) => s && { ...s, error: t('errors.stream_failed', { detail: ev.message }) });
         },
@@ -62,40 +73,38 @@ export default function WorkbenchPage() {
 
   return (
     <>
-      <PageHeader title={t('workbench.title')} subtitle={t('workbench.subtitle')} />
+      <PageHeader
+        title={t('workbench.title')}
+        subtitle={t('workbench.subtitle')}
+        actions={
+          <Link to="/workbench/notes">
+            <BookOutlined aria-hidden /> {t('workbench.notes.title')}
+          </Link>
+        }
+      />
       <Row gutter={16}>
         <Col xs={24} lg={8} xl={7}>
           <section aria-label={t('workbench.tasks')}>
             <Card size="small" title={<h2 className="card-heading">{t('workbench.tasks')}</h2>}>
+              <ProjectBar
+                projectId={projectId}
+                onChange={(id) => {
+                  setTaskId(null);
+                  setFilters({ project: id === null ? '' : String(id) });
+                }}
+              />
               <Button block icon={<PlusOutlined aria-hidden />} onClick={() => setTaskId(null)} aria-pressed={taskId === null} className="section">
                 {t('workbench.newTask')}
               </Button>
-              <QueryView query={tasks}>
-                {(list) =>
-                  list.length ? (
-                    <SimpleList
-                      items={list}
-                      rowKey={(task) => task.id}
-                      render={(task) => (
-                          <button type="button" className={`task-item${task.id === taskId ? ' task-item-active' : ''}`} aria-current={task.id === taskId} onClick={() => setTaskId(task.id)}>
-                            <strong>{task.title}</strong>
-                            <Typography.Text type="secondary">
-                              {task.specialist_key} · {format.dateTime(task.updated_at)}
-                            </Typography.Text>
-                          </button>
-                      )}
-                    />
-                  ) : (
-                    <Typography.Text type="secondary">{t('workbench.noTasks')}</Typography.Text>
-                  )
-                }
-              </QueryView>
+              <ListSearch label={t('workbench.searchTasks')} placeholder={t('workbench.task.title')} value={filters.q} onSearch={(q) => setFilters({ q })} />
+              <TaskList tasks={tasks} selected={taskId} onSelect={setTaskId} onPage={setPage} searching={!!filters.q} />
             </Card>
           </section>
         </Col>
         <Col xs={24} lg={16} xl={17}>
           <section aria-label={t('workbench.conversation')}>
             <Card size="small">
+              {selectedTask && <TaskActions task={selectedTask} onDeleted={() => setTaskId(null)} />}
               {taskId ? <Runs taskId={taskId} /> : <EmptyState>{t('workbench.intro')}</EmptyState>}
               {streaming && (
                 <div className="run">
@@ -125,11 +134,19 @@ export default function WorkbenchPage() {
                 </Flex>
               </form>
             </Card>
+            {taskId && <Artifacts taskId={taskId} />}
           </section>
         </Col>
       </Row>
     </>
   );
+}
+
+/** The selected task: from the page shown, else (on another page, or not matching the search) asked for alone. */
+function useSelectedTask(taskId: number | null, shown: Task[] | undefined): Task | undefined {
+  const listed = shown?.find((task) => task.id === taskId);
+  const alone = useQuery({ ...workbenchQueries.task(taskId ?? 0), enabled: taskId !== null && !listed });
+  return taskId === null ? undefined : (listed ?? alone.data ?? undefined);
 }
 
 function Runs({ taskId }: { taskId: number }) {
@@ -153,7 +170,7 @@ function Run({ run }: { run: TaskRun }) {
   return (
     <li className="run">
       <div className="bubble bubble-user">{run.input.message}</div>
-      {run.output && <div className="bubble bubble-assistant">{run.output}</div>}
+      {run.output && <div className="bubble bubble-assistant">{run.kind === 'skill' && run.status === 'succeeded' ? t('workbench.artifacts.produced') : run.output}</div>}
       {run.status === 'failed' && <div className="bubble-error">{run.error ?? t('workbench.failed')}</div>}
     </li>
   );

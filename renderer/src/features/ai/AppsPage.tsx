@@ -1,0 +1,5 @@
+import { DefinitionsPage } from './DefinitionsPage';
+
+export default function AppsPage() {
+  return <DefinitionsPage kind="xapp" />;
+}

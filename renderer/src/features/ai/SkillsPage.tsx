@@ -1,0 +1,5 @@
+import { DefinitionsPage } from './DefinitionsPage';
+
+export default function SkillsPage() {
+  return <DefinitionsPage kind="skill" />;
+}

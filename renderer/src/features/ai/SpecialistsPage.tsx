@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button, Space, Typography, type TableColumnsType } from 'antd';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { StatusTag } from '../../components/StatusTag';
+import { DataTable } from '../../components/list/DataTable';
+import { ListSearch } from '../../components/list/ListSearch';
+import { useListParams } from '../../components/list/useListParams';
+import type { Specialist } from '../../api/types';
+import { aiQueries } from './queries';
+import { useDeleteSpecialist } from './mutations';
+import { SpecialistDialog } from './SpecialistDialog';
+import { AdminListHeader } from '../../components/admin/AdminList';
+
+/** 专家 (admin): the digital worker's specialists: a job description and the skills each may use, in order. */
+export default function SpecialistsPage() {
+  const { t } = useTranslation();
+  const { page, filters, setPage, setFilters } = useListParams({ q: '' });
+  const specialists = useQuery(aiQueries.specialists({ ...filters, page }));
+  const [editing, setEditing] = useState<Specialist | 'new' | null>(null);
+  const columns: TableColumnsType<Specialist> = [
+    {
+      title: t('ai.specialists.name'),
+      key: 'name',
+      render: (_, s) => (
+        <>
+          <Typography.Text strong>{s.name}</Typography.Text>
+          <div>
+            <Typography.Text type="secondary">{s.key}</Typography.Text>
+          </div>
+        </>
+      ),
+    },
+    { title: t('ai.state'), key: 'state', render: (_, s) => <StatusTag tone={s.state === 'inactive' ? 'neutral' : 'success'}>{t(`ai.states.${s.state}`)}</StatusTag> },
+    { title: t('ai.specialists.skills'), key: 'skills', render: (_, s) => (s.allowed_skills.length ? s.allowed_skills.join(' → ') : t('common.state.none')) },
+    {
+      title: <span className="visually-hidden">{t('ai.actions')}</span>,
+      key: 'actions',
+      render: (_, s) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(s)} aria-label={t('ai.editOf', { name: s.name })}>
+            {t('ai.edit')}
+          </Button>
+          <DeleteSpecialist specialist={s} />
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <>
+      <AdminListHeader title={t('ai.specialists.title')} subtitle={t('ai.specialists.subtitle')} newLabel={t('ai.specialists.new')} onNew={() => setEditing('new')} />
+      <ListSearch label={t('ai.specialists.search')} placeholder={t('ai.specialists.searchPlaceholder')} value={filters.q} onSearch={(q) => setFilters({ q })} />
+      <DataTable label={t('ai.specialists.title')} query={specialists} columns={columns} rowKey={(s) => s.id} onPage={setPage} empty={filters.q ? t('ai.noMatch') : t('ai.specialists.empty')} />
+      {editing && <SpecialistDialog specialist={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+function DeleteSpecialist({ specialist }: { specialist: Specialist }) {
+  const { t } = useTranslation();
+  const remove = useDeleteSpecialist();
+  return (
+    <ConfirmButton confirm={t('ai.specialists.deleteConfirm', { name: specialist.name })} onConfirm={() => remove.mutate(specialist.id)} loading={remove.isPending} error={remove.error} aria-label={t('ai.deleteOf', { name: specialist.name })}>
+      {t('ai.delete')}
+    </ConfirmButton>
+  );
+}

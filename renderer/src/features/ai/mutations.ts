@@ -1,0 +1,49 @@
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import type { AiRoute, RouteTestResult, Specialist } from '../../api/types';
+import { workbenchKeys } from '../workbench/queries';
+import { aiKeys, DEFINITION_PATHS, type Definition, type DefinitionKind } from './queries';
+
+/** A change that reloads `key` (and the workbench, whose specialist picker shows specialists) on success. */
+function useAiMutation<V, R>(key: QueryKey, mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: workbenchKeys.all })]),
+  });
+}
+
+export interface RouteInput {
+  name: string;
+  /** `local-llama`: `model` names a GGUF file on this computer, `base_url` is empty. */
+  provider: 'openai-compatible' | 'local-llama';
+  base_url: string;
+  model: string;
+  /** Omitted on edit: the stored key is kept. */
+  api_key?: string;
+  priority: number;
+  enabled: boolean;
+  /** Sent to enrolled branch laptops, key included (central server). */
+  for_branches?: boolean;
+  connect_timeout_ms: number | null;
+  idle_timeout_ms: number | null;
+}
+
+export const useCreateRoute = () => useAiMutation(aiKeys.chatRoutes(), (input: RouteInput) => api.post<AiRoute>('/ai/routes', { ...input, kind: 'chat' }));
+export const useUpdateRoute = () => useAiMutation(aiKeys.chatRoutes(), ({ id, change }: { id: number; change: Partial<RouteInput> }) => api.put<AiRoute>(`/ai/routes/${id}`, change));
+export const useDeleteRoute = () => useAiMutation(aiKeys.chatRoutes(), (id: number) => api.delete(`/ai/routes/${id}`));
+/** Asks the server to reach the route's endpoint; nothing changes, so nothing reloads. */
+export const useTestRoute = () => useMutation({ mutationFn: (id: number) => api.post<RouteTestResult>(`/ai/routes/${id}/test`) });
+
+export type SpecialistInput = Pick<Specialist, 'key' | 'name' | 'rule_file_markdown' | 'allowed_skills'> & { state: 'active' | 'inactive' };
+
+export const useCreateSpecialist = () => useAiMutation(aiKeys.specialists(), (input: SpecialistInput) => api.post<Specialist>('/specialists', input));
+export const useUpdateSpecialist = () => useAiMutation(aiKeys.specialists(), ({ id, change }: { id: number; change: Partial<SpecialistInput> }) => api.put<Specialist>(`/specialists/${id}`, change));
+export const useDeleteSpecialist = () => useAiMutation(aiKeys.specialists(), (id: number) => api.delete(`/specialists/${id}`));
+
+export type DefinitionInput = Partial<Pick<Definition, 'key' | 'name' | 'description' | 'state' | 'exposed_to_user' | 'config_json'>> & { output_kind?: 'table' | 'report'; prompt_template?: string };
+
+export const useSaveDefinition = (kind: DefinitionKind) =>
+  useAiMutation(aiKeys.definitions(kind), ({ id, input }: { id: number | null; input: DefinitionInput }) =>
+    id === null ? api.post<Definition>(DEFINITION_PATHS[kind], input) : api.put<Definition>(`${DEFINITION_PATHS[kind]}/${id}`, input),
+  );

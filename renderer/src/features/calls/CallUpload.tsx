@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { Card, Checkbox, Col, Input, Row } from 'antd';
+import { isAbort } from '../../api/client';
+import type { TranscriptionJob } from '../../api/types';
+import { FilePicker } from '../../components/form/FilePicker';
+import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
+import { UploadSubmit, useCancellable } from '../../components/form/UploadSubmit';
+import { ErrorNotice } from '../../components/states';
+import { useStartTranscription } from './mutations';
+
+const name = z.string().trim().max(40, 'calls.upload.nameTooLong');
+const schema = z
+  .object({
+    file: z.custom<File | null>((value) => value === null || value instanceof File),
+    bySpeaker: z.boolean(),
+    left: name,
+    right: name,
+  })
+  .refine((v) => v.file !== null, { path: ['file'], message: 'common.validation.fileRequired' })
+  .refine((v) => !v.bySpeaker || v.left.length > 0, { path: ['left'], message: 'common.validation.required' })
+  .refine((v) => !v.bySpeaker || v.right.length > 0, { path: ['right'], message: 'common.validation.required' })
+  .refine((v) => !v.bySpeaker || v.left !== v.right, { path: ['right'], message: 'calls.upload.namesDiffer' });
+
+/** Pick or drop a recording, name its channels, send it: the job starts at once and the page follows it. */
+export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): void }) {
+  const { t } = useTranslation();
+  const form = useZodForm(schema, { file: null, bySpeaker: true, left: 'rep', right: 'customer' });
+  const start = useStartTranscription();
+  const [sent, setSent] = useState(0);
+  const upload = useCancellable();
+  const file = form.watch('file');
+  const bySpeaker = form.watch('bySpeaker');
+
+  const submit = (values: z.output<typeof schema>) => {
+    setSent(0);
+    start.mutate(
+      { file: values.file!, channels: values.bySpeaker ? [values.left, values.right] : null, onProgress: setSent, signal: upload.start() },
+      {
+        onSuccess: (job) => {
+          form.setValue('file', null);
+          onStarted(job);
+        },
+      },
+    );
+  };
+
+  return (
+    <section aria-label={t('calls.upload.title')} className="section">
+      <Card title={<h2 className="card-heading">{t('calls.upload.title')}</h2>}>
+        <ZodForm form={form} onSubmit={submit} aria-label={t('calls.upload.title')} disabled={start.isPending}>
+          <FormItem control={form.control} name="file" label={t('calls.upload.file')} required>
+            {({ id, onChange }) => (
+              <FilePicker
+                id={id}
+                file={file}
+                accept="audio/*,.mp3,.m4a,.wav,.ogg,.opus,.flac,.webm,.amr,.aac"
+                chooseLabel={t('calls.upload.choose')}
+                dropHint={t('calls.upload.formats')}
+                onChange={(chosen) => {
+                  onChange(chosen);
+                  start.reset();
+                }}
+              />
+            )}
+          </FormItem>
+          <FormItem control={form.control} name="bySpeaker" label={t('calls.upload.speakers')} extra={t('calls.upload.speakersHint')}>
+            {({ id, value, onChange }) => (
+              <Checkbox id={id} checked={value as boolean} onChange={(e) => onChange(e.target.checked)}>
+                {t('calls.upload.bySpeaker')}
+              </Checkbox>
+            )}
+          </FormItem>
+          {bySpeaker && (
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <FormItem control={form.control} name="left" label={t('calls.upload.left')} required>
+                  {(field) => <Input {...field} />}
+                </FormItem>
+              </Col>
+              <Col xs={24} md={12}>
+                <FormItem control={form.control} name="right" label={t('calls.upload.right')} required>
+                  {(field) => <Input {...field} />}
+                </FormItem>
+              </Col>
+            </Row>
+          )}
+          <UploadSubmit
+            sending={start.isPending}
+            submitLabel={t('calls.upload.submit')}
+            sendingLabel={t('calls.upload.sending')}
+            progressLabel={t('calls.upload.progress')}
+            sent={sent}
+            total={file?.size ?? 0}
+            onCancel={upload.cancel}
+          />
+        </ZodForm>
+        {start.isError && !isAbort(start.error) && <ErrorNotice error={start.error} />}
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { useTranslation } from 'react-i18next';
+import { Card, Flex, Typography } from 'antd';
+import { StatusTag } from '../../components/StatusTag';
+import type { AnswerDetail, QuestionOption, QuestionType } from '../../api/types';
+import { describeAnswer } from './standing';
+
+export interface AnsweredQuestion {
+  order: number | null;
+  stem: string;
+  type: QuestionType;
+  options: QuestionOption[];
+  explanation?: string;
+}
+
+/** One graded answer: the question, right or wrong, my answer, the right one when I missed it, and why. */
+export function AnswerCard({ question, detail }: { question: AnsweredQuestion; detail: AnswerDetail }) {
+  const { t } = useTranslation();
+  const describe = (value: AnswerDetail['user_answer']) => describeAnswer(question.type, question.options, value, t);
+  return (
+    <li aria-label={question.stem}>
+      <Card size="small" className={`question ${detail.is_correct ? 'answer-correct' : 'answer-wrong'}`}>
+        <Flex justify="space-between" gap="middle">
+          <span>
+            <span className="question-number">{question.order ?? '?'}.</span> {question.stem}
+          </span>
+          <StatusTag tone={detail.is_correct ? 'success' : 'danger'}>{t(detail.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
+        </Flex>
+        <div>{t('exams.answer.yours', { answer: describe(detail.user_answer) })}</div>
+        {!detail.is_correct && <div>{t('exams.answer.right', { answer: describe(detail.correct_answer) })}</div>}
+        {question.explanation && (
+          <div className="explanation">
+            <Typography.Text type="secondary">{t('exams.answer.explanation', { text: question.explanation })}</Typography.Text>
+          </div>
+        )}
+      </Card>
+    </li>
+  );
+}

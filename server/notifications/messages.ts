@@ -1,0 +1,39 @@
+// The texts of the notifications the server writes itself, in each recipient's language (users.locale; Chinese
+// when they never chose one). Stored as text, so a notification reads the same later wherever it is listed.
+import type { NotificationContent } from './notifications.service.js';
+
+export type Locale = 'zh-CN' | 'en';
+/** A notification whose texts depend on who receives it. */
+export type LocalizedContent = (locale: Locale) => NotificationContent;
+
+export const toLocale = (value: unknown): Locale => (typeof value === 'string' && value.toLowerCase().startsWith('en') ? 'en' : 'zh-CN');
+
+export const examPublished =
+  (paper: { id: number; name: string; question_count: number; duration_minutes: number; pass_score: number; total_score: number }): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `New exam: ${paper.name}` : `新考试：${paper.name}`,
+    content:
+      locale === 'en'
+        ? `${paper.question_count} questions, ${paper.duration_minutes} minutes; pass with ${paper.pass_score} of ${paper.total_score} points.`
+        : `共 ${paper.question_count} 题，限时 ${paper.duration_minutes} 分钟；满分 ${paper.total_score} 分，${paper.pass_score} 分及格。`,
+    link: `/exams/${paper.id}`,
+  });
+
+export const taskAssigned =
+  (task: { id: number; title: string }, owner: string): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `Task assigned to you: “${task.title}”` : `分配给你的任务：“${task.title}”`,
+    content: locale === 'en' ? `The task “${task.title}” is now assigned to ${owner}.` : `任务“${task.title}”现已分配给 ${owner}。`,
+    link: `/worker/tasks/${task.id}`,
+  });
+
+export const materialSuggested =
+  (by: string, media: { id: number; filename: string }, remark: string | undefined): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? 'New company material suggested' : '有新的公司资料待审核',
+    content:
+      locale === 'en'
+        ? `${by} suggested "${media.filename}" for the company introduction${remark ? `: ${remark}` : ''}`
+        : `${by} 为公司介绍推荐了“${media.filename}”${remark ? `：${remark}` : ''}`,
+    link: `/admin/media?status=pending&id=${media.id}`,
+  });

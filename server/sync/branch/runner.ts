@@ -1,0 +1,193 @@
+// Branch: one sync run (push, pull, files), one at a time, and the periodic schedule with backoff while the central
+// server does not answer (docs/sync.md, "Schedule and status").
+import type { Knex } from 'knex';
+import type { Enrolment, PullPage, PushResult, SyncIndicator, SyncRunSummary, SyncState, SyncStatus } from '../../../contract/sync.js';
+import { SyncErrorCode } from '../../../contract/sync.js';
+import { AppError } from '../../http/errors.js';
+import { now } from '../../db/time.js';
+import { callCentral, CentralError, checkCentral } from './central-client.js';
+import { centralOf, readEnrolment, saveEnrolment, updateEnrolment, type Enrolled } from './state.js';
+import { enqueueAll, markSent, nextChanges, pendingUp, skipExisting, type Outgoing } from './outbox.js';
+import { uploadMediaFiles } from './uploads.js';
+import { applyPage } from './apply.js';
+import { downloadFiles, pendingFiles, type Progress } from './files.js';
+import { appVersion } from '../../system/update-status.js';
+
+const PUSH_BATCH = 500;
+/** The central server takes JSON bodies up to 2 MB: a batch of long exams is halved until it fits well within. */
+const MAX_PUSH_BYTES = 1_500_000;
+const PULL_PAGE = 500;
+const DEFAULT_INTERVAL_S = 180;
+const FIRST_BACKOFF_S = 30;
+const MAX_BACKOFF_S = 1800;
+
+export interface EnrolInput {
+  central_url: string;
+  enrolment_token: string;
+  ca_cert?: string | null;
+}
+
+export class BranchSync {
+  private state: SyncState = 'idle';
+  private pendingDown = 0;
+  private running: Promise<SyncRunSummary> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private nextRunAt: Date | undefined;
+  private failures = 0;
+  private stopped = false;
+  private readonly progress: Progress = new Map();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly dataDir: string,
+    private readonly intervalS = DEFAULT_INTERVAL_S,
+  ) {}
+
+  /** Starts the schedule when the branch is enrolled. */
+  async start(): Promise<void> {
+    if (await readEnrolment(this.db)) this.schedule(this.intervalS);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  async indicator(): Promise<SyncIndicator> {
+    const e = await readEnrolment(this.db);
+    return { enrolled: !!e, state: this.state, last_success_at: e?.last_success_at ?? null };
+  }
+
+  async status(): Promise<SyncStatus> {
+    const e = await readEnrolment(this.db);
+    if (e) await enqueueAll(this.db, e.device_gid);
+    return {
+      central_url: e?.central_url ?? null,
+      device_id: e?.device_id ?? null,
+      state: this.state,
+      last_success_at: e?.last_success_at ?? null,
+      pending_up: await pendingUp(this.db),
+      pending_down: this.pendingDown + (await pendingFiles(this.db)),
+      last_error: e?.last_error ?? null,
+      downloads: [...this.progress].map(([gid, p]) => ({ gid, ...p })),
+      next_run_at: this.nextRunAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Exchanges an enrolment token for a device credential; the first sync is `run` or the schedule's. */
+  async enrol(input: EnrolInput): Promise<void> {
+    const url = checkCentral(input.central_url, input.ca_cert);
+    const ca = input.ca_cert || null;
+    let enrolment: Enrolment;
+    try {
+      enrolment = await callCentral<Enrolment>({ url, ca }, 'POST', '/api/sync/enrol', { enrolment_token: input.enrolment_token, app_version: appVersion() });
+    } catch (err) {
+      throw toAppError(err);
+    }
+    await this.running?.catch(() => undefined);
+    await this.db.transaction(async (trx) => {
+      await saveEnrolment(trx, { central_url: url, ca_cert: ca, device_id: enrolment.device_id, device_gid: enrolment.device_gid, credential: enrolment.credential });
+      await trx('sync_outbox').delete();
+      await skipExisting(trx);
+    });
+    this.state = 'idle';
+    this.failures = 0;
+    this.schedule(this.intervalS);
+  }
+
+  /** Syncs now; a run already going is waited for first. */
+  async run(): Promise<SyncRunSummary> {
+    const previous = this.running;
+    const next = (async () => {
+      await previous?.catch(() => undefined);
+      return this.runOnce();
+    })();
+    this.running = next;
+    try {
+      return await next;
+    } finally {
+      if (this.running === next) this.running = undefined;
+    }
+  }
+
+  private async runOnce(): Promise<SyncRunSummary> {
+    const e = await readEnrolment(this.db);
+    if (!e) throw new AppError(409, SyncErrorCode.notEnrolled, 'This laptop is not enrolled with a central server');
+    const started = Date.now();
+    this.state = 'running';
+    clearTimeout(this.timer);
+    try {
+      const summary = { ...(await this.push(e)), ...(await this.pull(e)), files: await downloadFiles(this.db, centralOf(e), this.dataDir, this.progress) };
+      await updateEnrolment(this.db, { last_success_at: now(), last_error: null });
+      this.state = 'idle';
+      this.failures = 0;
+      this.schedule(this.intervalS);
+      return { ...summary, duration_ms: Date.now() - started };
+    } catch (err) {
+      const unreachable = err instanceof CentralError && err.unreachable;
+      this.state = unreachable ? 'offline' : 'error';
+      await updateEnrolment(this.db, { last_error: (err as Error).message });
+      this.failures++;
+      this.schedule(unreachable ? Math.min(FIRST_BACKOFF_S * 2 ** (this.failures - 1), MAX_BACKOFF_S) : this.intervalS);
+      throw toAppError(err);
+    }
+  }
+
+  private async push(e: Enrolled): Promise<{ pushed: number; conflicts: number }> {
+    await enqueueAll(this.db, e.device_gid);
+    await uploadMediaFiles(this.db, centralOf(e), this.dataDir);
+    let pushed = 0;
+    let conflicts = 0;
+    // The next batch is read and built while the central server stores the current one.
+    let building = nextBatch(this.db, 0);
+    for (;;) {
+      const changes = await building;
+      if (!changes.length) return { pushed, conflicts };
+      building = nextBatch(this.db, changes.at(-1)!.seq);
+      building.catch(() => undefined); // awaited at the next turn; a failure of this push comes first
+      const { results } = await callCentral<{ results: PushResult[] }>(centralOf(e), 'POST', '/api/sync/push', { changes: changes.map((c) => c.change) });
+      await markSent(this.db, results);
+      pushed += results.filter((r) => r.outcome === 'accepted').length;
+      conflicts += results.filter((r) => r.outcome === 'refused' || r.outcome === 'conflict').length;
+    }
+  }
+
+  private async pull(e: Enrolled): Promise<{ pulled: number }> {
+    let cursor = e.cursor ?? '';
+    let pulled = 0;
+    for (;;) {
+      const page = await callCentral<PullPage & { remaining: number }>(centralOf(e), 'GET', `/api/sync/pull?limit=${PULL_PAGE}&cursor=${encodeURIComponent(cursor)}`);
+      pulled += await applyPage(this.db, this.dataDir, page.changes, page.cursor);
+      cursor = page.cursor;
+      this.pendingDown = page.remaining;
+      if (!page.more) return { pulled };
+    }
+  }
+
+  private schedule(seconds: number): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.nextRunAt = new Date(Date.now() + seconds * 1000);
+    this.timer = setTimeout(() => void this.run().catch(() => undefined), seconds * 1000);
+    this.timer.unref();
+  }
+}
+
+/** Up to PUSH_BATCH changes after `afterSeq`, halved until the batch is well within the central server's body limit. */
+async function nextBatch(db: Knex, afterSeq: number): Promise<Outgoing[]> {
+  let batch = await nextChanges(db, PUSH_BATCH, afterSeq);
+  while (batch.length > 1 && JSON.stringify(batch).length > MAX_PUSH_BYTES) batch = batch.slice(0, Math.ceil(batch.length / 2));
+  return batch;
+}
+
+/** What the branch admin sees: a network failure is 502 offline, a refusal keeps the central server's reason. */
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof CentralError) {
+    if (err.status === 401 || err.status === 400 || err.status === 404) {
+      return new AppError(err.code?.startsWith('sync.') ? 400 : 502, err.code?.startsWith('sync.') ? err.code : SyncErrorCode.centralRefused, err.message);
+    }
+    return new AppError(502, err.unreachable ? SyncErrorCode.centralUnreachable : SyncErrorCode.centralRefused, err.message);
+  }
+  throw err;
+}

@@ -1,0 +1,48 @@
+// Branch: the files of media uploaded here go up before their media are pushed (docs/sync.md, "Files"): from the
+// byte the central server already has, so a cut upload resumes; the central server checks the sha256 sent with the
+// media against the whole file.
+import fs from 'node:fs';
+import type { Db } from '../../db/knex.js';
+import type { UploadState } from '../../../contract/sync.js';
+import { now } from '../../db/time.js';
+import { toNumber } from '../../db/rows.js';
+import { mediaDirs, storedFilePath } from '../../media/media.storage.js';
+import { sha256Of } from '../files.central.js';
+import { callCentral, type Central } from './central-client.js';
+
+interface WaitingMedia {
+  change_id: string;
+  id: number;
+  storage_key: string;
+  size: number;
+  sha256: string | null;
+}
+
+/** Uploads what the central server lacks of each waiting media's file; returns how many files it completed. */
+export async function uploadMediaFiles(db: Db, central: Central, dataDir: string): Promise<number> {
+  const waiting = (await db('sync_outbox as o')
+    .join('media_files as m', 'm.id', 'o.row_id')
+    .where('o.entity', 'media')
+    .whereNull('o.sent_at')
+    .orderBy('o.seq')
+    .select('o.change_id', 'm.id', 'm.storage_key', 'm.size', 'm.sha256')) as WaitingMedia[];
+  let done = 0;
+  for (const media of waiting) {
+    const file = storedFilePath(mediaDirs(dataDir), media.storage_key);
+    const size = toNumber(media.size);
+    if (!fs.existsSync(file)) {
+      await db('sync_outbox').where({ change_id: media.change_id }).update({ sent_at: now(), outcome: 'skipped', reason: 'the file is missing' });
+      continue;
+    }
+    if (!media.sha256) await db('media_files').where({ id: media.id }).update({ sha256: await sha256Of(file) });
+    const path = `/api/sync/uploads/${media.change_id}`;
+    const { received } = await callCentral<UploadState>(central, 'GET', path);
+    if (received >= size) continue;
+    await callCentral<UploadState>(central, 'PUT', path, undefined, {
+      stream: fs.createReadStream(file, { start: received, highWaterMark: 1024 * 1024 }),
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(size - received), 'content-range': `bytes ${received}-${size - 1}/${size}` },
+    });
+    done++;
+  }
+  return done;
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { MEDIA_DIRECT_MAX_BYTES } from '../../contract/media.js';
+
+export const DeviceBody = z.object({ name: z.string().trim().min(1).max(100) });
+
+export const EnrolBody = z.object({
+  enrolment_token: z.string().min(1).max(200),
+  app_version: z.string().max(32).optional(),
+});
+
+const Gid = z.string().uuid();
+const Stamp = z.string().min(10).max(32);
+const AnswerValue = z.union([z.string().max(1000), z.array(z.string().max(200)).max(100)]);
+
+const PushedRecord = z.object({
+  gid: Gid,
+  session_id: z.string().min(1).max(36),
+  user_gid: Gid,
+  paper_gid: Gid,
+  exam_name: z.string().max(200),
+  score: z.number().finite(),
+  total_score: z.number().int(),
+  pass_score: z.number().int(),
+  passed: z.boolean(),
+  correct_count: z.number().int().min(0),
+  wrong_count: z.number().int().min(0),
+  question_count: z.number().int().min(0),
+  time_spent_sec: z.number().int().min(0).max(2_147_483_647),
+  late: z.boolean(),
+  duration_minutes: z.number().int().min(0).max(100_000),
+  started_at: Stamp,
+  submitted_at: Stamp,
+  certificate_gid: Gid.nullable(),
+  answers: z
+    .array(z.object({ question_gid: Gid, version: z.number().int().min(0), user_answer: AnswerValue, is_correct: z.boolean(), correct_answer: AnswerValue }))
+    .min(1)
+    .max(500),
+});
+
+const PushedProgress = z.object({
+  user_gid: Gid,
+  course_gid: Gid,
+  status: z.enum(['viewed', 'completed']),
+  viewed_at: Stamp.nullable(),
+  completed_at: Stamp.nullable(),
+  updated_at: Stamp,
+});
+
+const PushedMistake = z.object({
+  user_gid: Gid,
+  question_gid: Gid,
+  wrong_count: z.number().int().min(0).max(1_000_000),
+  last_wrong_answer: AnswerValue,
+  last_wrong_at: Stamp,
+  last_source: z.enum(['formal', 'self_test', 'retry']),
+  mastered: z.boolean(),
+  mastered_at: Stamp.nullable(),
+  updated_at: Stamp,
+});
+
+const PushedNote = z.object({
+  gid: Gid,
+  user_gid: Gid,
+  title: z.string().max(200),
+  content: z.string().max(200_000),
+  course_gid: Gid.nullable(),
+  product_gid: Gid.nullable(),
+  created_at: Stamp,
+  updated_at: Stamp,
+});
+
+const PushedMedia = z.object({
+  gid: Gid,
+  user_gid: Gid,
+  filename: z.string().min(1).max(255),
+  size: z.number().int().min(0).max(MEDIA_DIRECT_MAX_BYTES),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bind_type: z.enum(['none', 'product', 'course', 'company']),
+  bind_gid: Gid.nullable(),
+  remark: z.string().max(2000),
+  created_at: Stamp,
+});
+
+const change = <E extends string, T extends z.ZodTypeAny>(entity: E, data: T) => z.object({ change_id: Gid, entity: z.literal(entity), data });
+
+export const PushBody = z.object({
+  changes: z
+    .array(
+      z.discriminatedUnion('entity', [
+        change('exam_record', PushedRecord),
+        change('course_progress', PushedProgress),
+        change('mistake', PushedMistake),
+        change('study_note', PushedNote),
+        change('media', PushedMedia),
+      ]),
+    )
+    .max(500),
+});
+
+export const PullQuery = z.object({
+  cursor: z.string().max(50).optional(),
+  limit: z.coerce.number().int().min(1).max(2000).default(500),
+});
+
+export const ConfigBody = z.object({
+  central_url: z.string().trim().url().max(500),
+  enrolment_token: z.string().trim().min(1).max(200),
+  ca_cert: z.string().max(50_000).nullable().optional(),
+});

@@ -1,0 +1,67 @@
+// A central server reachable over a network: login throttling per account and per address, lockouts an admin can
+// lift (never every admin locked out), X-Forwarded-For honoured only with TRUST_PROXY, and the audit log.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
+
+let ts: TestServer;
+let plain: TestServer;
+
+const login = (server: TestServer, username: string, password: string, from?: string) =>
+  server.api.post('/api/auth/login', { body: { username, password }, headers: from ? { 'x-forwarded-for': from } : {} });
+
+before(async () => {
+  ts = await startTestServer({ trustProxy: true });
+  plain = await startTestServer();
+});
+after(async () => {
+  await ts.close();
+  await plain.close();
+});
+
+describe('login throttling', () => {
+  test('five failures lock an account (429 with Retry-After), even for the right password; an admin lifts it', async () => {
+    const eve = await ts.user('employee');
+    for (let i = 0; i < 5; i++) assert.equal((await login(ts, eve.username, 'wrong', '10.1.0.1')).status, 401);
+    const locked = await login(ts, eve.username, 'secret-pass', '10.1.0.2');
+    assert.equal(locked.status, 429, locked.text);
+    assert.equal(locked.body.error, 'auth.login_locked');
+    assert.ok(Number(locked.headers.get('retry-after')) > 0);
+
+    const lockouts = (await ts.api.get('/api/security/lockouts', { token: ts.adminToken })).body.data as { key: string }[];
+    const key = `account:${eve.username.toLowerCase()}`;
+    assert.ok(lockouts.some((l) => l.key === key));
+    assert.equal((await ts.api.delete(`/api/security/lockouts/${encodeURIComponent(key)}`, { token: eve.token })).status, 403);
+    assert.equal((await ts.api.delete(`/api/security/lockouts/${encodeURIComponent(key)}`, { token: ts.adminToken })).status, 200);
+    assert.equal((await ts.api.delete(`/api/security/lockouts/${encodeURIComponent(key)}`, { token: ts.adminToken })).status, 404);
+    assert.equal((await login(ts, eve.username, 'secret-pass', '10.1.0.2')).status, 200);
+  });
+
+  test('an admin account is locked only from the address that failed', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await login(ts, 'admin', 'wrong', '10.2.0.1')).status, 401);
+    assert.equal((await login(ts, 'admin', ADMIN_PASSWORD, '10.2.0.1')).status, 429);
+    assert.equal((await login(ts, 'admin', ADMIN_PASSWORD, '10.2.0.2')).status, 200);
+  });
+
+  test('without TRUST_PROXY, X-Forwarded-For is ignored: failures count against the real address', async () => {
+    const dan = await plain.user('employee');
+    for (let i = 0; i < 5; i++) await login(plain, dan.username, 'wrong', `10.3.0.${i}`);
+    const lockouts = (await plain.api.get('/api/security/lockouts', { token: plain.adminToken })).body.data as { key: string; failures: number }[];
+    assert.ok(lockouts.some((l) => l.key === `account:${dan.username.toLowerCase()}`));
+    const addresses = (await plain.api.get('/api/security/audit?action=auth.login_locked', { token: plain.adminToken })).body.data as { items: { address: string }[] };
+    assert.ok(addresses.items.every((entry) => !entry.address.startsWith('10.3.')));
+  });
+
+  test('the audit log is for admins and lists lockouts and lifts', async () => {
+    assert.equal((await ts.api.get('/api/security/audit')).status, 401);
+    const employee = await ts.user('employee');
+    assert.equal((await ts.api.get('/api/security/audit', { token: employee.token })).status, 403);
+    assert.equal((await ts.api.get('/api/security/audit?device_id=abc', { token: ts.adminToken })).status, 400);
+    const page = (await ts.api.get('/api/security/audit?size=50', { token: ts.adminToken })).body.data as { items: { action: string; username: string | null; address: string | null }[] };
+    const actions = page.items.map((e) => e.action);
+    assert.ok(actions.includes('auth.login_locked'));
+    const lifted = page.items.find((e) => e.action === 'auth.lockout_lifted')!;
+    assert.equal(lifted.username, 'admin');
+    assert.ok(lifted.address);
+  });
+});

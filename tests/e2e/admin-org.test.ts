@@ -1,0 +1,106 @@
+// An admin builds the organisation in Chromium against the real server: a department (created, renamed), a
+// position with a mandatory knowledge item and an optional product, and a user placed in both; the trainee's
+// mandatory knowledge follows from it. At 1366×768 the signed-in user and sign-out stay in view.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { skipWithoutChromium } from './browser.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { Shell } from './page-models/shell.js';
+import { UsersPage } from './page-models/users-page.js';
+import { DepartmentsPage, PositionsPage } from './page-models/org-pages.js';
+import { zh } from './i18n.js';
+import { expectAccessible } from './axe.js';
+import { snap } from './screenshots.js';
+import { openSignedIn } from './signed-in.js';
+
+const JOURNEY = 'admin-org';
+
+describe('admin builds departments, positions and users in Chromium', { skip: skipWithoutChromium }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let pageErrors: string[] = [];
+  const product = { name: '稳健理财一号', code: 'WJ-1', category: 'wealth', summary: '低风险理财产品。' };
+
+  before(async () => {
+    server = await startTestServer();
+    assert.equal((await server.api.post('/api/products', { token: server.adminToken, body: product })).status, 201);
+    ({ browser, page, pageErrors } = await openSignedIn(server));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('at 1366×768 the whole navigation is grouped and the user and sign-out stay in view', async () => {
+    const shell = new Shell(page);
+    await shell.open('positions');
+    for (const section of ['people', 'content', 'exams', 'system']) await shell.nav.getByText(zh(`shell.sections.${section}`), { exact: true }).waitFor();
+    // Scroll the page and the sidebar (which scrolls on its own) to their ends: the header stays.
+    await page.mouse.wheel(0, 2000);
+    await shell.nav.hover();
+    await page.mouse.wheel(0, 2000);
+    await snap(page, JOURNEY, '00-navigation-1366x768');
+    for (const target of [shell.signedInUser, page.getByRole('button', { name: zh('shell.header.logout') })]) {
+      const box = await target.boundingBox();
+      // (a flex box of the 56 px header may start half a pixel above it)
+      assert.ok(box && box.y >= -1 && box.y + box.height <= 768 && box.x + box.width <= 1366, `in the 1366×768 viewport: ${JSON.stringify(box)}`);
+      assert.ok(await target.isVisible());
+    }
+    await shell.navItem('config').scrollIntoViewIfNeeded();
+    assert.ok(await shell.navItem('config').isVisible(), 'the last item of the long admin menu can be reached');
+  });
+
+  test('a department is created and renamed', async () => {
+    await new Shell(page).open('departments');
+    const departments = new DepartmentsPage(page);
+    await departments.create('华东销售部', '上海、杭州、南京');
+    await departments.row('华东销售部').waitFor();
+    await departments.rename('华东销售部', '华东区销售部');
+    await departments.row('华东区销售部').getByText('上海、杭州、南京').waitFor();
+    await expectAccessible(page, 'the departments page');
+    await snap(page, JOURNEY, '01-departments');
+  });
+
+  test('a position gets a mandatory knowledge item and an optional product', async () => {
+    await new Shell(page).open('positions');
+    const positions = new PositionsPage(page);
+    await positions.create('客户经理', '负责高净值客户');
+    await positions.addKnowledge({ title: '反洗钱制度要点' });
+    await positions.addKnowledge({ kind: 'product', pick: product.name, mandatory: false });
+    await positions.knowledgeRow('反洗钱制度要点').getByText(zh('org.knowledge.required')).waitFor();
+    await positions.knowledgeRow(product.name).getByText(zh('org.knowledge.optional')).waitFor();
+    await expectAccessible(page, 'a position with its knowledge');
+    await snap(page, JOURNEY, '02-position-knowledge');
+    await page.getByRole('link', { name: zh('org.positions.title') }).click();
+    await positions.row('客户经理').getByText(zh('org.positions.knowledgeCount', { count: 2, mandatory: 1 })).waitFor();
+  });
+
+  test('a user is created in the department and the position, and their mandatory knowledge follows', async () => {
+    await new Shell(page).open('users');
+    const users = new UsersPage(page);
+    await users.create({ username: 'li_na', fullName: '李娜', password: 'secret-pass', department: '华东区销售部', position: '客户经理' });
+    await page.getByText(zh('admin.users.created', { name: 'li_na' })).waitFor();
+    await users.row('li_na').getByText('华东区销售部').waitFor();
+    await users.row('li_na').getByText('客户经理').waitFor();
+    await expectAccessible(page, 'the users page');
+    await snap(page, JOURNEY, '03-user-in-department-and-position');
+
+    const list = await server.api.get('/api/system/users?q=li_na', { token: server.adminToken });
+    const [user] = list.body.data;
+    const departments = await server.api.get('/api/system/departments', { token: server.adminToken });
+    const positions = await server.api.get('/api/system/positions', { token: server.adminToken });
+    assert.equal(user.department_id, departments.body.data[0].id);
+    assert.equal(user.position_id, positions.body.data[0].id);
+    assert.deepEqual(
+      positions.body.data[0].knowledge.map((k: { title: string; kind: string; is_mandatory: boolean }) => [k.title, k.kind, k.is_mandatory]),
+      [['反洗钱制度要点', 'text', true], [`${product.name} (${product.code})`, 'product', false]],
+    );
+  });
+
+  test('no script errors or failed requests', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
