@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { defaultRendererDir } from '../../server/static/static.js';
+import { reportOnFailure } from './failure-report.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -36,5 +37,6 @@ export async function openBrowser(options: { acceptDownloads?: boolean } = {}): 
   page.on('response', (response) => {
     if (response.status() >= 400) pageErrors.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
+  reportOnFailure(page, pageErrors);
   return { browser, page, pageErrors };
 }
