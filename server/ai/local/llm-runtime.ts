@@ -2,9 +2,8 @@
 // replies (local_llm_concurrency at once, the others told their place), and the idle unload that gives the memory
 // back. The desktop app runs one server per machine, so this is one model runtime per laptop.
 import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../workers/thread.js';
 import { LocalSlot } from '../../audio/local-slot.js';
 import type { ChatMessage } from '../llm.js';
 import type { FromWorker, ModelLoad, ToWorker } from './llm-protocol.js';
@@ -50,17 +49,7 @@ interface Pending {
 const STACK_MB = 64;
 const YOUNG_GENERATION_MB = 64;
 
-/** The worker's file next to this one: .js once built, .ts from source (then the thread loads tsx too). */
-function newWorker(): Worker {
-  const here = fileURLToPath(import.meta.url);
-  const source = path.extname(here) === '.ts';
-  const file = path.join(path.dirname(here), `llm-worker${path.extname(here)}`);
-  const options = { resourceLimits: { stackSizeMb: STACK_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } };
-  if (!source) return new Worker(file, options);
-  // From source (tsx): the thread registers tsx's loader first, then imports the worker.
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(file).href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
-}
+const newWorker = (): Worker => startThread(import.meta.url, 'llm-worker', { stackSizeMb: STACK_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB });
 
 export class LocalLlmRuntime {
   private worker: Worker | undefined;

@@ -1,16 +1,15 @@
 // Branch: approved media downloaded by byte range into DATA_DIR/sync/<gid>.part, resumed at the bytes on disk,
-// verified by sha256, then moved into the media folder (docs/sync.md, "Files").
-import crypto from 'node:crypto';
+// verified by sha256, then moved into the media folder (docs/sync.md, "Files"). The bytes move on a thread of their
+// own (downloader.ts); this side keeps the database and the files' places.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { Db } from '../../db/knex.js';
 import { now } from '../../db/time.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../data-dir.js';
+import { mkdirPrivate } from '../../data-dir.js';
 import { mediaDirs, storedFilePath, ensureMediaDirs } from '../../media/media.storage.js';
 import { catalogChanged } from '../../db/catalog-cache.js';
-import { CentralError, failed, request, type Central } from './central-client.js';
+import { CentralError, type Central } from './central-client.js';
+import { Downloader, type Downloaded } from './downloader.js';
 
 export const partFile = (dataDir: string, gid: string): string => path.join(dataDir, 'sync', `${gid}.part`);
 
@@ -31,49 +30,24 @@ const sizeOnDisk = (file: string): number => {
   }
 };
 
-/** The hash of the bytes already on disk, to be continued with the rest. */
-async function hashOf(file: string, bytes: number): Promise<crypto.Hash> {
-  const hash = crypto.createHash('sha256');
-  if (bytes > 0) for await (const chunk of fs.createReadStream(file, { end: bytes - 1 })) hash.update(chunk as Buffer);
-  return hash;
-}
-
 /** Downloads what is missing of one file; true when it is complete and verified, false when central no longer has it. */
-async function download(db: Db, central: Central, dataDir: string, file: Wanted, progress: Progress): Promise<boolean> {
+async function download(db: Db, downloader: Downloader, central: Central, dataDir: string, file: Wanted, progress: Progress): Promise<boolean> {
   const part = partFile(dataDir, file.gid);
   let have = sizeOnDisk(part);
   if (have > file.size) {
     fs.rmSync(part, { force: true });
     have = 0;
   }
-  const hash = await hashOf(part, have);
   progress.set(file.gid, { size: file.size, received: have });
-  if (have < file.size) {
-    const res = await request(central, 'GET', `/api/sync/files/${file.gid}`, { headers: { range: `bytes=${have}-` } });
-    if (res.statusCode === 404) {
-      res.resume();
-      return false;
-    }
-    if (res.statusCode !== 206 && res.statusCode !== 200) throw await failed(res);
-    if (res.statusCode === 200) have = 0; // the server sent the whole file: start over
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        have += chunk.length;
-        progress.set(file.gid, { size: file.size, received: have });
-        done(null, chunk);
-      },
-    });
-    const out = fs.createWriteStream(part, { flags: res.statusCode === 206 ? 'a' : 'w', mode: PRIVATE_FILE_MODE });
-    try {
-      await pipeline(res, counter, out);
-    } catch (err) {
-      await db('sync_files').where({ gid: file.gid }).update({ received: sizeOnDisk(part), updated_at: now() });
-      throw new CentralError(`The download of a file was cut off: ${(err as Error).message}`, true);
-    }
+  let got: Downloaded;
+  try {
+    got = await downloader.fetch({ central, gid: file.gid, part, size: file.size, have }, (received) => progress.set(file.gid, { size: file.size, received }));
+  } catch (err) {
+    await db('sync_files').where({ gid: file.gid }).update({ received: sizeOnDisk(part), updated_at: now() });
+    throw err;
   }
-  const digest = hash.digest('hex');
-  if (have !== file.size || digest !== file.sha256) {
+  if (got === 'gone') return false;
+  if (got.received !== file.size || got.sha256 !== file.sha256) {
     fs.rmSync(part, { force: true });
     await db('sync_files').where({ gid: file.gid }).update({ received: 0, last_error: 'sha256 mismatch', updated_at: now() });
     throw new CentralError(`A downloaded file did not match its sha256 (${file.gid}); it will be downloaded again`, false);
@@ -95,14 +69,20 @@ async function download(db: Db, central: Central, dataDir: string, file: Wanted,
 export async function downloadFiles(db: Db, central: Central, dataDir: string, progress: Progress): Promise<number> {
   await mkdirPrivate(path.join(dataDir, 'sync'));
   const waiting = (await db('sync_files').whereNull('done_at').orderBy('updated_at')) as Wanted[];
+  if (!waiting.length) return 0;
+  const downloader = new Downloader();
   let done = 0;
-  for (const file of waiting) {
-    try {
-      if (await download(db, central, dataDir, { ...file, size: Number(file.size) }, progress)) done++;
-      else await db('sync_files').where({ gid: file.gid }).delete();
-    } finally {
-      progress.delete(file.gid);
+  try {
+    for (const file of waiting) {
+      try {
+        if (await download(db, downloader, central, dataDir, { ...file, size: Number(file.size) }, progress)) done++;
+        else await db('sync_files').where({ gid: file.gid }).delete();
+      } finally {
+        progress.delete(file.gid);
+      }
     }
+  } finally {
+    await downloader.close();
   }
   return done;
 }
