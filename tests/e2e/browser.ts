@@ -25,7 +25,9 @@ export interface OpenBrowser {
 
 export async function openBrowser(options: { acceptDownloads?: boolean } = {}): Promise<OpenBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, acceptDownloads: options.acceptDownloads ?? false });
+  // Reduced motion: the app then turns antd's zoom and slide animations off, so a click never lands on a dialog or
+  // popover that is still moving in (the click would go to whatever was under the pointer when the button was released).
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, acceptDownloads: options.acceptDownloads ?? false, reducedMotion: 'reduce' });
   // The suite runs two browser files at once on a 2-core machine, each with its servers: a step can wait on the
   // CPU alone for longer than Playwright's 30 s default.
   page.setDefaultTimeout(60_000);

@@ -1,6 +1,7 @@
 // When a browser test fails, say what its page showed: a timed-out wait only names the locator it waited for, and a
 // CI log is all there is to go on afterwards. Prints the page's URL, the text of open dialogs, form errors and
-// alerts, and the last script errors and failed requests, and saves a screenshot under test-results/failures/.
+// alerts, the last script errors and failed requests and the last API calls, and saves a screenshot under
+// test-results/failures/.
 import { afterEach } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,15 +10,29 @@ import type { Page } from 'playwright-core';
 const FAILURE_DIR = path.resolve(import.meta.dirname, '../../test-results/failures');
 const SHOWN = '[role=dialog], [role=alert], .ant-form-item-explain-error, .ant-message-notice, .ant-notification-notice';
 
-const watched = new Map<Page, string[]>();
+interface Watched {
+  pageErrors: string[];
+  /** The page's last API calls, oldest first: did the click send anything, and what came back. */
+  calls: string[];
+}
+const watched = new Map<Page, Watched>();
+const CALLS_KEPT = 12;
 
 /** Reports on this page (with the errors collected for it) after any test of the file that fails. */
 export function reportOnFailure(page: Page, pageErrors: string[]): void {
-  watched.set(page, pageErrors);
+  const calls: string[] = [];
+  const note = (line: string) => calls.push(line) > CALLS_KEPT && calls.shift();
+  page.on('requestfinished', (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    void request.response().then((res) => note(`${new Date().toISOString().slice(11, 23)} ${request.method()} ${url.pathname}${url.search} → ${res?.status() ?? '?'}`));
+  });
+  page.on('requestfailed', (request) => note(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText ?? '?'}`));
+  watched.set(page, { pageErrors, calls });
   page.once('close', () => watched.delete(page));
 }
 
-async function describePage(page: Page, pageErrors: string[], testName: string): Promise<string[]> {
+async function describePage(page: Page, { pageErrors, calls }: Watched, testName: string): Promise<string[]> {
   const texts = await page
     .locator(SHOWN)
     .evaluateAll((nodes) => nodes.filter((n) => (n as HTMLElement).offsetParent !== null).map((n) => (n as HTMLElement).innerText.replace(/\s+/g, ' ').trim().slice(0, 400)))
@@ -28,14 +43,14 @@ async function describePage(page: Page, pageErrors: string[], testName: string):
     () => file,
     () => '(no screenshot)',
   );
-  return [`page ${page.url()}`, ...texts.map((t) => `shows: ${t}`), ...pageErrors.slice(-10).map((e) => `error: ${e}`), `screenshot: ${shot}`];
+  return [`page ${page.url()}`, ...texts.map((t) => `shows: ${t}`), ...pageErrors.slice(-10).map((e) => `error: ${e}`), ...calls.map((c) => `api: ${c}`), `at ${new Date().toISOString().slice(11, 23)}, screenshot: ${shot}`];
 }
 
 afterEach(async (t) => {
   // TestContext.passed (Node ≥ 20.18) is missing from @types/node's SuiteContext union.
   if ((t as { passed?: boolean }).passed !== false || watched.size === 0) return;
-  for (const [page, pageErrors] of watched) {
-    const lines = await describePage(page, pageErrors, t.name);
+  for (const [page, state] of watched) {
+    const lines = await describePage(page, state, t.name);
     console.log([`failure report for "${t.name}":`, ...lines.map((l) => `  ${l}`)].join('\n'));
   }
 });

@@ -14,6 +14,7 @@ import { UsersPage } from './page-models/users-page.js';
 import { en, zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
+import { settled } from './settle.js';
 
 const skip = skipWithoutChromium;
 const JOURNEY = 'admin-basics';
@@ -261,6 +262,38 @@ describe('desktop UI in Chromium', { skip }, () => {
     assert.equal(await elsewhere.locator('html').getAttribute('lang'), 'en');
     await snap(elsewhere, 'trainee-basics', '02-home-trainee-en');
     await elsewhere.close();
+  });
+
+  test('dialogs zoom in, but not for people who asked their system for less motion', async () => {
+    // Counts the CSS animations that start on the page from now on.
+    const countAnimations = (p: Page) => p.evaluate(() => {
+      const w = window as unknown as { animationsStarted: number };
+      w.animationsStarted = 0;
+      document.addEventListener('animationstart', () => w.animationsStarted++, true);
+    });
+    const animationsStarted = (p: Page) => p.evaluate(() => (window as unknown as { animationsStarted: number }).animationsStarted);
+    const openNewUserDialog = async (p: Page) => {
+      await new Shell(p).open('users');
+      await countAnimations(p);
+      await p.getByRole('button', { name: zh('admin.users.new') }).click();
+      await new UsersPage(p).dialog().waitFor();
+    };
+
+    const adminPage = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const p = await browser.newPage({ viewport: { width: 1366, height: 768 }, reducedMotion });
+      await p.goto(`${server.url}/`);
+      await new LoginPage(p).logIn('admin', ADMIN_PASSWORD);
+      await openNewUserDialog(p);
+      return p;
+    };
+    const moving = await adminPage('no-preference');
+    await moving.waitForFunction(() => (window as unknown as { animationsStarted: number }).animationsStarted > 0);
+    await moving.close();
+
+    const still = await adminPage('reduce');
+    await settled(still);
+    assert.equal(await animationsStarted(still), 0, 'reduced motion: the dialog appears without an animation');
+    await still.close();
   });
 
   test('no script errors or blocked resources', () => {

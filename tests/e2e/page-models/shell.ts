@@ -44,9 +44,13 @@ export class Shell {
   }
 
   /** Switches the interface language from the header; the switch names each language in itself. */
+  /** Switches the language; the screen changes at once, and this also waits until the choice is saved to the account. */
   async switchTo(language: Language): Promise<void> {
+    const saved = this.page.waitForResponse((res) => new URL(res.url()).pathname === '/api/auth/me' && res.request().method() === 'PUT');
     await this.page.getByRole('group', { name: '语言 Language' }).getByRole('button', { name: language === 'en' ? 'English' : '中文' }).click();
     await this.page.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+    const res = await saved;
+    if (!res.ok()) throw new Error(`saving the language answered ${res.status()}`);
   }
 
   heading(): Locator {

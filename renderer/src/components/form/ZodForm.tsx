@@ -11,16 +11,19 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(schema
   return useForm<z.input<S>, unknown, z.output<S>>({ resolver: zodResolver(schema), defaultValues, mode: 'onTouched' });
 }
 
-type ZodFormProps<In extends FieldValues, Out extends FieldValues> = Omit<FormProps, 'form' | 'onFinish' | 'onSubmit'> & {
+type ZodFormProps<In extends FieldValues, Out extends FieldValues> = Omit<FormProps, 'form' | 'onFinish' | 'onSubmit' | 'onSubmitCapture'> & {
   form: UseFormReturn<In, unknown, Out>;
   onSubmit: SubmitHandler<Out>;
   children: ReactNode;
 };
 
-/** antd's form layout (labels, spacing, help texts) around a react-hook-form: submitting validates with zod first. */
+/**
+ * antd's form layout (labels, spacing, help texts) around a react-hook-form: submitting validates with zod first.
+ * The submit event goes straight to react-hook-form (capture phase); antd's own validation has no fields to check.
+ */
 export function ZodForm<In extends FieldValues, Out extends FieldValues>({ form, onSubmit, children, ...props }: ZodFormProps<In, Out>) {
   return (
-    <Form layout="vertical" {...props} onFinish={() => void form.handleSubmit(onSubmit)()}>
+    <Form layout="vertical" {...props} onSubmitCapture={(event) => void form.handleSubmit(onSubmit)(event)}>
       {children}
     </Form>
   );
