@@ -11,6 +11,7 @@ import { Shell } from './page-models/shell.js';
 import { zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
+import { chooseOption } from './antd.js';
 import type { UpdateStatus } from '../../contract/system.js';
 
 /** Installed before the app's scripts: window.trainbench as the preload builds it, driven by window.__emit. */
@@ -130,9 +131,12 @@ describe('desktop notices and update settings', { skip: skipWithoutChromium }, (
     await page.getByText(zh('common.validation.url')).waitFor();
     await address.fill('https://updates.example.com/trainbench/');
     await page.getByRole('switch', { name: zh('system.config.adminListen') }).click();
+    await chooseOption(page, page.getByLabel(zh('system.config.branchParameters')), 'audio_cloud_fallback');
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: zh('admin.config.save') }).click();
     await page.getByText(zh('admin.config.saved')).waitFor();
     const config = await server.api.get('/api/system/config', { token: server.adminToken });
+    assert.deepEqual(config.body.data.branch_parameters, ['audio_cloud_fallback'], 'the parameters branches take');
     assert.equal(config.body.data.update_base_url, 'https://updates.example.com/trainbench/');
     assert.equal(config.body.data.coaching_admin_listen, true);
     assert.equal(config.body.data.audio_cloud_fallback, false, 'untouched switches keep their value');

@@ -18,6 +18,8 @@ import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
 import { en, zh } from './i18n.js';
 import { openSignedIn } from './signed-in.js';
+import { chooseOption, pickRadio } from './antd.js';
+import type { AiRoute } from '../../contract/ai.js';
 
 const JOURNEY = 'admin-speech-models';
 const MODEL = 'ggml-tiny-e2e.bin';
@@ -85,6 +87,39 @@ describe('speech routes and models in Chromium', { skip: skipWithoutChromium }, 
   test('verifying hashes the file again', async () => {
     await speech().verify(MODEL);
     await speech().model(MODEL).getByText(zh('speech.models.verified', { sha: sha256.slice(0, 12) })).waitFor();
+  });
+
+  test('an admin adds a local whisper route for the installed model, sends it to branches, and switches a route off', async () => {
+    await page.getByRole('button', { name: zh('speech.routes.new') }).click();
+    const dialog = page.getByRole('dialog', { name: zh('ai.routes.new') });
+    await pickRadio(dialog, zh('ai.routes.localWhisper'));
+    assert.equal(await dialog.getByLabel(zh('ai.routes.baseUrl')).count(), 0, 'a local route has no URL');
+    await dialog.getByLabel(zh('ai.routes.name'), { exact: true }).fill('笔记本转写');
+    await chooseOption(page, dialog.getByLabel(zh('ai.routes.modelFile')), MODEL);
+    await dialog.getByRole('button', { name: zh('ai.create') }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const added = speech().route('笔记本转写');
+    await added.getByText(MODEL).waitFor();
+    const audioRoutes = async () => (await server.api.get('/api/ai/routes?kind=audio', { token: server.adminToken })).body.data as AiRoute[];
+    const stored = (await audioRoutes()).find((r) => r.name === '笔记本转写');
+    assert.equal(stored?.provider, 'local-whisper');
+    assert.equal(stored?.model, MODEL);
+
+    await added.getByRole('switch', { name: zh('ai.routes.forBranchesOf', { name: '笔记本转写' }) }).click();
+    await added.getByRole('switch', { name: zh('ai.routes.forBranchesOf', { name: '笔记本转写' }), checked: true }).waitFor();
+    const desk = speech().route('Desk whisper');
+    await desk.getByRole('switch', { name: zh('ai.routes.enabledOf', { name: 'Desk whisper' }) }).click();
+    await desk.getByText(zh('speech.routes.disabled')).waitFor();
+    const after = await audioRoutes();
+    assert.equal(after.find((r) => r.name === '笔记本转写')?.for_branches, true);
+    assert.equal(after.find((r) => r.name === 'Desk whisper')?.enabled, false);
+    await snap(page, JOURNEY, '04-routes-managed-zh');
+
+    await added.getByRole('button', { name: zh('ai.deleteOf', { name: '笔记本转写' }) }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: zh('ai.delete'), exact: true }).click();
+    await added.waitFor({ state: 'detached' });
+    await desk.getByRole('switch', { name: zh('ai.routes.enabledOf', { name: 'Desk whisper' }) }).click();
+    await desk.getByText(zh('speech.routes.disabled')).waitFor({ state: 'detached' });
   });
 
   test('removing the model asks first, then takes it off the disk', async () => {

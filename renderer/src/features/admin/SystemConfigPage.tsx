@@ -33,6 +33,25 @@ const LOCAL_NUMBERS = [
   ['local_llm_context_size', 'system.config.localContext'],
 ] as const;
 
+/** The parameters this page names, with their labels: what branch_parameters can list besides the others by key. */
+const PARAMETER_LABELS = {
+  llm_base_url: 'admin.config.baseUrl',
+  llm_model: 'admin.config.modelName',
+  llm_api_key: 'admin.config.apiKey',
+  jwt_expire_minutes: 'admin.config.loginMinutes',
+  update_base_url: 'system.config.updateUrl',
+  upload_session_ttl_hours: 'system.config.uploadTtl',
+  audio_cloud_fallback: 'system.config.cloudFallback',
+  audio_local_quality: 'system.config.localQuality',
+  coaching_admin_listen: 'system.config.adminListen',
+  llm_local_first: 'system.config.localFirst',
+  ...(Object.fromEntries(LOCAL_NUMBERS) as Record<(typeof LOCAL_NUMBERS)[number][0], (typeof LOCAL_NUMBERS)[number][1]>),
+} as const;
+type ParameterLabel = (typeof PARAMETER_LABELS)[keyof typeof PARAMETER_LABELS];
+const labelOf = (key: string): ParameterLabel | undefined => (PARAMETER_LABELS as Record<string, ParameterLabel>)[key];
+/** Parameters that never go to branches by choice: the list itself, and the company introduction, which always goes. */
+const NOT_CHOSEN = new Set(['branch_parameters', 'company_intro_content']);
+
 const schema = z.object({
   llm_base_url: z.string().trim().refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'common.validation.url'),
   llm_model: z.string().trim(),
@@ -49,6 +68,7 @@ const schema = z.object({
   local_llm_idle_unload_seconds: count,
   local_llm_max_tokens: count,
   local_llm_context_size: count,
+  branch_parameters: z.array(z.string()),
 });
 
 function ConfigForm({ config }: { config: SystemConfig }) {
@@ -69,7 +89,16 @@ function ConfigForm({ config }: { config: SystemConfig }) {
     local_llm_idle_unload_seconds: text(config.local_llm_idle_unload_seconds),
     local_llm_max_tokens: text(config.local_llm_max_tokens),
     local_llm_context_size: text(config.local_llm_context_size),
+    branch_parameters: Array.isArray(config.branch_parameters) ? (config.branch_parameters as string[]) : [],
   });
+  const parameterOptions = Object.keys(config)
+    .filter((key) => !NOT_CHOSEN.has(key))
+    .sort()
+    .map((key) => {
+      const labelKey = labelOf(key);
+      const label = labelKey ? t(labelKey) : key;
+      return { value: key, label: label.includes(key) ? label : `${label}（${key}）` };
+    });
   const storedKey = text(config.llm_api_key);
 
   const submit = ({ llm_api_key, jwt_expire_minutes, upload_session_ttl_hours, ...rest }: z.output<typeof schema>) =>
@@ -152,6 +181,10 @@ function ConfigForm({ config }: { config: SystemConfig }) {
             </FormItem>
           </Col>
         </Row>
+        <h2 className="card-heading">{t('system.config.branches')}</h2>
+        <FormItem control={form.control} name="branch_parameters" label={t('system.config.branchParameters')} extra={t('system.config.branchParametersHint')}>
+          {(field) => <Select {...field} mode="multiple" allowClear options={parameterOptions} placeholder={t('system.config.branchParametersNone')} />}
+        </FormItem>
         {save.error && <ErrorNotice error={save.error} />}
         {save.isSuccess && <Alert type="success" showIcon title={t('admin.config.saved')} className="section" />}
         <Button type="primary" htmlType="submit" loading={save.isPending}>

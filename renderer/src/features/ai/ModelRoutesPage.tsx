@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Space, Switch, Typography, type TableColumnsType } from 'antd';
+import { Button, Typography, type TableColumnsType } from 'antd';
 import { ApiOutlined } from '@ant-design/icons';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import { StatusTag } from '../../components/StatusTag';
 import { ErrorNotice } from '../../components/states';
 import { DataTable } from '../../components/list/DataTable';
@@ -12,7 +11,8 @@ import { useListParams } from '../../components/list/useListParams';
 import { useFormat } from '../../i18n/format';
 import type { AiRoute, LocalRouteStatus } from '../../api/types';
 import { aiQueries } from './queries';
-import { useDeleteRoute, useTestRoute, useUpdateRoute } from './mutations';
+import { useTestRoute } from './mutations';
+import { routeControlColumns } from './RouteControls';
 import { RouteDialog } from './RouteDialog';
 import { ChatModelsCard } from './ChatModelsCard';
 import { AdminListHeader } from '../../components/admin/AdminList';
@@ -43,28 +43,14 @@ export default function ModelRoutesPage() {
     { title: t('ai.routes.model'), dataIndex: 'model' },
     { title: t('ai.routes.apiKey'), key: 'key', render: (_, r) => (r.has_api_key ? <code data-testid="masked-key">{r.api_key}</code> : t('ai.routes.noKey')) },
     { title: t('ai.routes.priority'), dataIndex: 'priority' },
-    { title: t('ai.routes.enabled'), key: 'enabled', render: (_, r) => <FlagSwitch route={r} flag="enabled" label={t('ai.routes.enabledOf', { name: r.name })} /> },
-    { title: t('ai.routes.forBranches'), key: 'for_branches', render: (_, r) => <FlagSwitch route={r} flag="for_branches" label={t('ai.routes.forBranchesOf', { name: r.name })} /> },
-    {
-      title: <span className="visually-hidden">{t('ai.actions')}</span>,
-      key: 'actions',
-      render: (_, r) => (
-        <Space wrap>
-          <TestButton route={r} />
-          <Button size="small" onClick={() => setEditing(r)} aria-label={t('ai.editOf', { name: r.name })}>
-            {t('ai.edit')}
-          </Button>
-          <DeleteRoute route={r} />
-        </Space>
-      ),
-    },
+    ...routeControlColumns<AiRoute>(t, setEditing, (r) => <TestButton route={r} />),
   ];
   return (
     <>
       <AdminListHeader title={t('ai.routes.title')} subtitle={t('ai.routes.subtitle')} newLabel={t('ai.routes.new')} onNew={() => setEditing('new')} />
       <ListSearch label={t('ai.routes.search')} placeholder={t('ai.routes.searchPlaceholder')} value={filters.q} onSearch={(q) => setFilters({ q })} />
       <DataTable label={t('ai.routes.title')} query={routes} columns={columns} rowKey={(r) => r.id} onPage={setPage} empty={filters.q ? t('ai.noMatch') : t('ai.routes.empty')} />
-      {editing && <RouteDialog route={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {editing && <RouteDialog kind="chat" route={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       <ChatModelsCard />
     </>
   );
@@ -80,17 +66,6 @@ function LocalModelStatus({ status }: { status: LocalRouteStatus }) {
       <Typography.Text type="secondary">{t('ai.routes.localReady', { memory: status.memory_bytes === null ? '—' : format.bytes(status.memory_bytes) })}</Typography.Text>{' '}
       {status.loaded && <StatusTag tone="info">{t('ai.routes.localLoaded')}</StatusTag>}
     </div>
-  );
-}
-
-/** A route's on/off setting, changed at once: enabled, or sent to branch laptops. */
-function FlagSwitch({ route, flag, label }: { route: AiRoute; flag: 'enabled' | 'for_branches'; label: string }) {
-  const update = useUpdateRoute();
-  return (
-    <>
-      <Switch size="small" aria-label={label} checked={route[flag]} loading={update.isPending} onChange={(on) => update.mutate({ id: route.id, change: { [flag]: on } })} />
-      {update.error && <ErrorNotice error={update.error} />}
-    </>
   );
 }
 
@@ -114,15 +89,5 @@ function TestButton({ route }: { route: AiRoute }) {
       </div>
       {test.error && <ErrorNotice error={test.error} />}
     </div>
-  );
-}
-
-function DeleteRoute({ route }: { route: AiRoute }) {
-  const { t } = useTranslation();
-  const remove = useDeleteRoute();
-  return (
-    <ConfirmButton confirm={t('ai.routes.deleteConfirm', { name: route.name })} onConfirm={() => remove.mutate(route.id)} loading={remove.isPending} error={remove.error} aria-label={t('ai.deleteOf', { name: route.name })}>
-      {t('ai.delete')}
-    </ConfirmButton>
   );
 }

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Col, Input, InputNumber, Radio, Row, Select, Switch } from 'antd';
 import { FormDialog } from '../../components/form/FormDialog';
 import { FormItem, useZodForm } from '../../components/form/ZodForm';
-import type { AiRoute } from '../../api/types';
+import type { AiRoute, AiRouteKind } from '../../api/types';
+import { speechQueries } from '../speech/queries';
 import { useCreateRoute, useUpdateRoute } from './mutations';
 import { aiQueries } from './queries';
 
@@ -12,8 +13,8 @@ const timeout = z.number().int('common.validation.positiveInteger').min(100, 'ai
 const schema = z
   .object({
     name: z.string().trim().min(1, 'common.validation.required').max(100, 'ai.tooLong'),
-    /** A remote OpenAI-compatible service, or a GGUF file run on this computer (no URL, no key). */
-    provider: z.enum(['openai-compatible', 'local-llama']),
+    /** A remote OpenAI-compatible service, or a model file run on this computer (no URL, no key). */
+    provider: z.enum(['openai-compatible', 'local-llama', 'local-whisper']),
     base_url: z.string().trim(),
     model: z.string().trim().min(1, 'common.validation.required').max(200, 'ai.tooLong'),
     // Never shown: empty keeps the stored key (when editing), typing replaces it.
@@ -23,14 +24,35 @@ const schema = z
     connect_timeout_ms: timeout,
     idle_timeout_ms: timeout,
   })
-  .refine((v) => v.provider === 'local-llama' || /^https?:\/\/\S+$/i.test(v.base_url), { path: ['base_url'], message: 'common.validation.url' });
+  .refine((v) => v.provider !== 'openai-compatible' || /^https?:\/\/\S+$/i.test(v.base_url), { path: ['base_url'], message: 'common.validation.url' });
 
-/** Adds a chat route (a remote service or a model file on this computer) or edits one; the stored key is only ever named by its masked form. */
-export function RouteDialog({ route, onClose }: { route: AiRoute | null; onClose(): void }) {
+/** What runs on this computer for each kind of route: a GGUF chat model (llama.cpp) or a whisper.cpp speech model. */
+const LOCAL = {
+  chat: { provider: 'local-llama', label: 'ai.routes.localModel', help: 'ai.routes.localModelHelp' },
+  audio: { provider: 'local-whisper', label: 'ai.routes.localWhisper', help: 'ai.routes.localWhisperHelp' },
+} as const satisfies Record<AiRouteKind, { provider: AiRoute['provider']; label: string; help: string }>;
+
+/** The model files a local route of this kind can run, as select options (loaded once the local kind is chosen). */
+function useLocalModelOptions(kind: AiRouteKind, enabled: boolean) {
+  const chat = useQuery({ ...aiQueries.chatModels(), enabled: enabled && kind === 'chat' });
+  const speech = useQuery({ ...speechQueries.models(), enabled: enabled && kind === 'audio' });
+  const options =
+    kind === 'chat'
+      ? chat.data?.map((m) => ({ value: m.name, label: [m.name, m.architecture, m.quantization].filter(Boolean).join(' · ') }))
+      : speech.data?.map((m) => ({ value: m.name, label: [m.name, m.official].filter(Boolean).join(' · ') }));
+  return { options, loading: kind === 'chat' ? chat.isLoading : speech.isLoading };
+}
+
+/**
+ * Adds a chat or audio route (a remote service or a model file on this computer) or edits one; the stored key is only
+ * ever named by its masked form.
+ */
+export function RouteDialog({ kind, route, onClose }: { kind: AiRouteKind; route: AiRoute | null; onClose(): void }) {
   const { t } = useTranslation();
+  const localKind = LOCAL[kind];
   const form = useZodForm(schema, {
     name: route?.name ?? '',
-    provider: route?.provider === 'local-llama' ? 'local-llama' : 'openai-compatible',
+    provider: route?.provider === localKind.provider ? localKind.provider : 'openai-compatible',
     base_url: route?.base_url ?? '',
     model: route?.model ?? '',
     api_key: '',
@@ -39,10 +61,10 @@ export function RouteDialog({ route, onClose }: { route: AiRoute | null; onClose
     connect_timeout_ms: route?.connect_timeout_ms ?? null,
     idle_timeout_ms: route?.idle_timeout_ms ?? null,
   });
-  const create = useCreateRoute();
+  const create = useCreateRoute(kind);
   const update = useUpdateRoute();
-  const local = form.watch('provider') === 'local-llama';
-  const models = useQuery({ ...aiQueries.chatModels(), enabled: local });
+  const local = form.watch('provider') === localKind.provider;
+  const models = useLocalModelOptions(kind, local);
   const submit = ({ api_key, base_url, ...values }: z.output<typeof schema>) => {
     const remote = values.provider === 'openai-compatible';
     const input = { ...values, base_url: remote ? base_url : '', ...(api_key && remote ? { api_key } : {}) };
@@ -59,26 +81,26 @@ export function RouteDialog({ route, onClose }: { route: AiRoute | null; onClose
           </FormItem>
         </Col>
         <Col span={12}>
-          <FormItem control={form.control} name="provider" label={t('ai.routes.kind')} extra={local ? t('ai.routes.localModelHelp') : undefined}>
+          <FormItem control={form.control} name="provider" label={t('ai.routes.kind')} extra={local ? t(localKind.help) : undefined}>
             {({ id, value, onChange }) => (
               <Radio.Group id={id} value={value} onChange={(e) => onChange(e.target.value)} optionType="button">
                 <Radio.Button value="openai-compatible">{t('ai.routes.remote')}</Radio.Button>
-                <Radio.Button value="local-llama">{t('ai.routes.localModel')}</Radio.Button>
+                <Radio.Button value={localKind.provider}>{t(localKind.label)}</Radio.Button>
               </Radio.Group>
             )}
           </FormItem>
         </Col>
         <Col span={24}>
           {local ? (
-            <FormItem control={form.control} name="model" label={t('ai.routes.modelFile')} extra={models.data?.length === 0 ? t('ai.routes.noModelFiles') : undefined} required>
+            <FormItem control={form.control} name="model" label={t('ai.routes.modelFile')} extra={models.options?.length === 0 ? t(kind === 'chat' ? 'ai.routes.noModelFiles' : 'ai.routes.noWhisperFiles') : undefined} required>
               {({ id, value, onChange }) => (
                 <Select
                   id={id}
                   value={value || undefined}
                   onChange={onChange}
-                  loading={models.isLoading}
+                  loading={models.loading}
                   placeholder={t('ai.routes.chooseModelFile')}
-                  options={(models.data ?? []).map((m) => ({ value: m.name, label: [m.name, m.architecture, m.quantization].filter(Boolean).join(' · ') }))}
+                  options={models.options ?? []}
                 />
               )}
             </FormItem>
@@ -107,6 +129,8 @@ export function RouteDialog({ route, onClose }: { route: AiRoute | null; onClose
             {(field) => <InputNumber {...field} min={0} precision={0} className="full-width" />}
           </FormItem>
         </Col>
+        {kind === 'chat' && (
+          <>
         <Col span={8}>
           <FormItem control={form.control} name="connect_timeout_ms" label={t('ai.routes.connectTimeout')} extra={t('ai.routes.timeoutHelp')}>
             {(field) => <InputNumber {...field} min={100} precision={0} className="full-width" />}
@@ -117,6 +141,8 @@ export function RouteDialog({ route, onClose }: { route: AiRoute | null; onClose
             {(field) => <InputNumber {...field} min={100} precision={0} className="full-width" />}
           </FormItem>
         </Col>
+          </>
+        )}
         <Col span={24}>
           <FormItem control={form.control} name="enabled" label={t('ai.routes.enabled')}>
             {({ id, value, onChange }) => <Switch id={id} checked={value} onChange={onChange} />}

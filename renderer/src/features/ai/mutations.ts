@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import type { AiRoute, RouteTestResult, Specialist } from '../../api/types';
+import type { AiRoute, AiRouteKind, RouteTestResult, Specialist } from '../../api/types';
+import { speechKeys } from '../speech/queries';
 import { workbenchKeys } from '../workbench/queries';
 import { aiKeys, DEFINITION_PATHS, type Definition, type DefinitionKind } from './queries';
 
@@ -15,8 +16,8 @@ function useAiMutation<V, R>(key: QueryKey, mutationFn: (variables: V) => Promis
 
 export interface RouteInput {
   name: string;
-  /** `local-llama`: `model` names a GGUF file on this computer, `base_url` is empty. */
-  provider: 'openai-compatible' | 'local-llama';
+  /** `local-llama` (chat) and `local-whisper` (audio): `model` names a model file on this computer, `base_url` is empty. */
+  provider: AiRoute['provider'];
   base_url: string;
   model: string;
   /** Omitted on edit: the stored key is kept. */
@@ -29,9 +30,19 @@ export interface RouteInput {
   idle_timeout_ms: number | null;
 }
 
-export const useCreateRoute = () => useAiMutation(aiKeys.chatRoutes(), (input: RouteInput) => api.post<AiRoute>('/ai/routes', { ...input, kind: 'chat' }));
-export const useUpdateRoute = () => useAiMutation(aiKeys.chatRoutes(), ({ id, change }: { id: number; change: Partial<RouteInput> }) => api.put<AiRoute>(`/ai/routes/${id}`, change));
-export const useDeleteRoute = () => useAiMutation(aiKeys.chatRoutes(), (id: number) => api.delete(`/ai/routes/${id}`));
+/** A change of routes reloads every route list, and the speech page's (which says what each audio route can do). */
+function useRouteMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all([aiKeys.routes(), speechKeys.routes(), workbenchKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+export const useCreateRoute = (kind: AiRouteKind) => useRouteMutation((input: RouteInput) => api.post<AiRoute>('/ai/routes', { ...input, kind }));
+export const useUpdateRoute = () => useRouteMutation(({ id, change }: { id: number; change: Partial<RouteInput> }) => api.put<AiRoute>(`/ai/routes/${id}`, change));
+export const useDeleteRoute = () => useRouteMutation((id: number) => api.delete(`/ai/routes/${id}`));
 /** Asks the server to reach the route's endpoint; nothing changes, so nothing reloads. */
 export const useTestRoute = () => useMutation({ mutationFn: (id: number) => api.post<RouteTestResult>(`/ai/routes/${id}/test`) });
 

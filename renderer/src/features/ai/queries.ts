@@ -18,7 +18,9 @@ export const DEFINITION_PATHS: Record<DefinitionKind, string> = { skill: '/skill
 
 export const aiKeys = {
   all: ['ai'] as const,
-  chatRoutes: () => [...aiKeys.all, 'routes', 'chat'] as const,
+  routes: () => [...aiKeys.all, 'routes'] as const,
+  chatRoutes: () => [...aiKeys.routes(), 'chat'] as const,
+  audioRoutes: () => [...aiKeys.routes(), 'audio'] as const,
   chatRouteList: (filter: AiListFilter) => [...aiKeys.chatRoutes(), filter] as const,
   specialists: () => [...aiKeys.all, 'specialists'] as const,
   specialistList: (filter: AiListFilter) => [...aiKeys.specialists(), filter] as const,
@@ -37,6 +39,8 @@ export const aiQueries = {
   specialists: (filter: AiListFilter) => pagedArrayQuery<Specialist>('/specialists', aiKeys.specialistList(filter), filter.page, { state: 'all', q: filter.q }),
   /** A page of the skills or apps whose key or name contains filter.q, by id. */
   definitionList: (kind: DefinitionKind, filter: AiListFilter) => pagedArrayQuery<Definition>(DEFINITION_PATHS[kind], aiKeys.definitionList(kind, filter), filter.page, { q: filter.q }),
+  /** Every audio route, enabled or not, by priority (admin). */
+  audioRoutes: () => queryOptions({ queryKey: aiKeys.audioRoutes(), queryFn: ({ signal }) => api.get<AiRoute[]>('/ai/routes', { signal, query: { kind: 'audio' } }) }),
   /** The GGUF files a local-model route can run. */
   chatModels: () => queryOptions({ queryKey: aiKeys.chatModels(), queryFn: ({ signal }) => api.get<ChatModelFile[]>('/ai/models', { signal }) }),
   /** Every skill or app: what a specialist's skill picker offers. */
