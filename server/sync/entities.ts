@@ -21,6 +21,8 @@ export interface EntityDef {
   naturalKey?: string;
   /** Rows the central server does not send (they go down as deletes). */
   hidden?: (row: Record<string, unknown>) => boolean;
+  /** What the delete of a hidden row says about it (e.g. a rejected media's reason); null: nothing. */
+  hiddenState?: (row: Record<string, unknown>) => Record<string, unknown> | null;
   /** What a delete does at the branch: remove the row, or disable it (rows others point at with cascading keys). */
   onDelete: 'delete' | { set: Record<string, unknown> };
   /** Central: what travels besides fields and refs (related rows, chunks), added to the wire form by row id. */
@@ -78,6 +80,8 @@ export const ENTITIES: readonly EntityDef[] = [
     table: 'media_files',
     fields: ['filename', 'file_ext', 'mime_type', 'size', 'sha256', 'bind_type', 'remark', 'reviewed_at', ...STAMPS],
     hidden: (row) => row.status !== 'approved',
+    // A media suggested on a branch and rejected centrally: the branch marks its own copy rejected, with the reason.
+    hiddenState: (row) => (row.status === 'rejected' ? { status: 'rejected', reject_reason: row.reject_reason ?? null, reviewed_at: row.reviewed_at ?? null } : null),
     onDelete: 'delete',
     addWire: async (db, rows, wire) => {
       await addMediaBindings(db, rows, wire);

@@ -65,7 +65,7 @@ async function resolve(db: Db, dataDir: string, changes: ChangeRow[]): Promise<R
   });
   const byEntity = new Map<string, number[]>();
   for (const { change } of latest.values()) byEntity.set(change.entity, [...(byEntity.get(change.entity) ?? []), Number(change.row_id)]);
-  const states = new Map<string, { gid: string; data: Record<string, unknown> | null }>();
+  const states = new Map<string, { gid: string; data: Record<string, unknown> | null; gone?: Record<string, unknown> | null }>();
   for (const [entity, ids] of byEntity) {
     if (entity === PARAMETERS_ENTITY) {
       states.set(`${entity}/0`, { gid: PARAMETERS_GID, data: await parametersWire(db) });
@@ -77,14 +77,14 @@ async function resolve(db: Db, dataDir: string, changes: ChangeRow[]): Promise<R
     if (entity === 'media') rows = await fillMissingHashes(db, dataDir, rows);
     const visible = rows.filter((row) => !def.hidden?.(row));
     const wire = await toWire(db, def, visible);
-    for (const row of rows) states.set(`${entity}/${row.id}`, { gid: String(row.gid), data: wire.get(Number(row.id)) ?? null });
+    for (const row of rows) states.set(`${entity}/${row.id}`, { gid: String(row.gid), data: wire.get(Number(row.id)) ?? null, gone: def.hiddenState?.(row) ?? null });
   }
   const out: Resolved[] = [];
   for (const [key, { change, first }] of latest) {
     const state = states.get(key);
     const gid = state?.gid ?? change.gid;
     if (!gid || !isSynced(change.entity)) continue;
-    const pulled: PulledChange = state?.data ? { entity: change.entity, gid, op: 'upsert', data: state.data } : { entity: change.entity, gid, op: 'delete', data: null };
+    const pulled: PulledChange = state?.data ? { entity: change.entity, gid, op: 'upsert', data: state.data } : { entity: change.entity, gid, op: 'delete', data: state?.gone ?? null };
     out.push({ change: pulled, first });
   }
   return out;

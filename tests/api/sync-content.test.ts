@@ -248,5 +248,19 @@ describe(`sync beyond catalog and records (central on ${usingPostgres ? 'Postgre
       const approved = (await branch.database()('media_files').where({ gid: local.gid }).first('status')) as { status: string };
       assert.equal(approved.status, 'approved');
     });
+
+    test('a media suggested on the branch and rejected centrally is rejected on the branch too, with the reason', async () => {
+      const res = await branch.api.post('/api/company-train/suggest-material', { token: dora, form: form({ remark: 'old prices' }, { name: 'old-rates.pdf', data: new Uint8Array(3_000).fill(7) }) });
+      assert.equal(res.status, 201, res.text);
+      await run();
+      const local = (await branch.database()('media_files').where({ filename: 'old-rates.pdf' }).first('gid', 'status')) as { gid: string; status: string };
+      assert.equal(local.status, 'pending', 'still waiting for the central audit');
+      const central_ = (await central.database()('media_files').where({ gid: local.gid }).first('id')) as { id: number };
+      const rejected = await central.api.post(`/api/media/audit/${central_.id}`, { token: central.adminToken, body: { action: 'reject', reject_reason: '价格已过期' } });
+      assert.equal(rejected.status, 200, rejected.text);
+      await run();
+      const after = (await branch.database()('media_files').where({ gid: local.gid }).first('status', 'reject_reason')) as { status: string; reject_reason: string };
+      assert.deepEqual(after, { status: 'rejected', reject_reason: '价格已过期' });
+    });
   });
 });

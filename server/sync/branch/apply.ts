@@ -47,6 +47,8 @@ interface BranchHooks {
   beforeDelete?: (db: Db, dataDir: string, id: number) => Promise<void>;
   /** A row a delete leaves alone. */
   keep?: (row: Row) => boolean;
+  /** For a kept row: what the delete's state (hiddenState at central) changes in it. */
+  keptChanges?: (gone: Row) => Row | undefined;
 }
 
 /** Media: metadata now, the row becomes approved once its file is downloaded and verified (files.ts). */
@@ -105,7 +107,14 @@ async function courseProducts(db: Db, id: number, data: Row): Promise<void> {
 const HOOKS: Record<string, BranchHooks> = {
   course: { after: courseProducts },
   // A media suggested here stays while it waits for the central audit (central sends a delete for anything not approved).
-  media: { local: mediaRow, after: writeChunks('media', 'filename'), beforeDelete: removeMediaFile, keep: (row) => row.uploaded_by !== null && row.status === 'pending' },
+  media: {
+    local: mediaRow,
+    after: writeChunks('media', 'filename'),
+    beforeDelete: removeMediaFile,
+    keep: (row) => row.uploaded_by !== null && row.status === 'pending',
+    // Rejected centrally: the suggestion is rejected here too, with the reviewer's reason, rather than pending for ever.
+    keptChanges: (gone) => (gone.status === 'rejected' ? { status: 'rejected', reject_reason: gone.reject_reason ?? null, reviewed_at: gone.reviewed_at ?? null } : undefined),
+  },
   knowledge: {
     local: async (_db, _row, data) => ({
       file_path: `${CENTRAL_KNOWLEDGE_PREFIX}${String(data.file_path)}`.slice(0, 1000),
@@ -118,10 +127,15 @@ const HOOKS: Record<string, BranchHooks> = {
   notification: { local: notificationRow },
 };
 
-async function applyDelete(db: Db, dataDir: string, def: EntityDef, gid: string): Promise<void> {
+async function applyDelete(db: Db, dataDir: string, def: EntityDef, gid: string, gone: Row | null): Promise<void> {
   const hooks = HOOKS[def.entity];
   const existing = (await db(def.table).where({ gid }).first()) as Row | undefined;
-  if (!existing || hooks?.keep?.(existing)) return;
+  if (!existing) return;
+  if (hooks?.keep?.(existing)) {
+    const changes = gone && hooks.keptChanges?.(gone);
+    if (changes) await db(def.table).where({ gid }).update({ ...changes, updated_at: now() });
+    return;
+  }
   await hooks?.beforeDelete?.(db, dataDir, Number(existing.id));
   if (def.onDelete === 'delete') await db(def.table).where({ gid }).delete();
   else await db(def.table).where({ gid }).update(def.onDelete.set);
@@ -154,7 +168,7 @@ export async function applyPage(db: Knex, dataDir: string, changes: PulledChange
       const def = entityDef(change.entity);
       if (change.entity === PARAMETERS_ENTITY && change.data) await applyParameters(trx, change.data);
       else if (!def) continue;
-      else if (change.op === 'delete' || !change.data) await applyDelete(trx, dataDir, def, change.gid);
+      else if (change.op === 'delete' || !change.data) await applyDelete(trx, dataDir, def, change.gid, change.op === 'delete' ? change.data : null);
       else await applyUpsert(trx, def, change);
       applied++;
     }
