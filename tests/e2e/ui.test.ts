@@ -57,6 +57,16 @@ describe('desktop UI in Chromium', { skip }, () => {
     await page.getByText(zh('auth.tagline')).waitFor();
     await expectAccessible(page, 'the login screen');
     await snap(page, JOURNEY, '01-login-zh');
+    // Nothing typed (or only spaces for the name): both fields say so, and nothing is sent.
+    const form = new LoginPage(page).form();
+    let sent = 0;
+    const count = (request: { url(): string }) => void (request.url().endsWith('/api/auth/login') && sent++);
+    page.on('request', count);
+    await form.getByLabel(zh('auth.username')).fill('   ');
+    await form.getByRole('button', { name: zh('auth.submit') }).click();
+    await form.getByText(zh('common.validation.required')).nth(1).waitFor();
+    page.off('request', count);
+    assert.equal(sent, 0, 'an empty form is not sent');
   });
 
   test('an admin logs in and lands on the home page; user, language and sign-out stay in the header', async () => {
