@@ -15,10 +15,21 @@ import { queryClient } from './query-client';
 // beyond index.html, and relative asset URLs stay valid.
 
 const loadLoginPage = () => import('../features/auth/LoginPage');
-// Without a saved session the login screen comes first: its code is fetched beside the language's, not once the
-// app has rendered and found nobody signed in.
-if (!readToken()) void loadLoginPage();
 const LoginPage = lazy(loadLoginPage);
+/** The login screen's component once its code is here: rendered as is, not through lazy() and Suspense. */
+let loadedLoginPage: ComponentType | undefined;
+
+/**
+ * Without a saved session the login screen comes first: its code is fetched beside the language's, and main.tsx
+ * renders once both are here. Rendered through Suspense instead, the screen would wait for React's 300 ms throttle
+ * on revealing a suspended boundary (a third of the time to a usable login screen, bench/first-screen.ts).
+ */
+export const loginScreenReady: Promise<void> = readToken()
+  ? Promise.resolve()
+  : loadLoginPage().then(
+      (module) => void (loadedLoginPage = module.default),
+      () => undefined, // the lazy route below tries again and shows what went wrong
+    );
 
 /** A page that failed to load (its code could not be fetched while the server restarted) or threw. */
 function RouteError() {
@@ -98,11 +109,14 @@ if (readToken()) appRouter();
 /** The login screen while nobody is signed in, else the routed app (which keeps its place across a sign-out). */
 export function SignedInRoutes() {
   const { user } = useSession();
-  if (user === null)
+  if (user === null) {
+    const Loaded = loadedLoginPage;
+    if (Loaded) return <Loaded />;
     return (
       <Suspense fallback={<Loading />}>
         <LoginPage />
       </Suspense>
     );
+  }
   return <RouterProvider router={appRouter()} />;
 }
