@@ -1,36 +1,31 @@
 import { useState } from 'react';
+import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../app/session';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
 import { ErrorNotice } from '../../components/states';
+import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 
-interface Credentials {
-  username: string;
-  password: string;
-}
+const schema = z.object({
+  username: z.string().trim().min(1, 'common.validation.required'),
+  password: z.string().min(1, 'common.validation.required'),
+});
 
-/**
- * The first screen most people see, so it stays light: two required fields validated by antd's own form rather than
- * the zod form pattern of every other screen (zod and react-hook-form load with the first screen that needs them).
- */
 export default function LoginPage() {
   const { t } = useTranslation();
   const { login, notice } = useSession();
+  const form = useZodForm(schema, { username: '', password: '' });
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const required = { required: true, whitespace: true, message: t('common.validation.required') };
+  const busy = form.formState.isSubmitting;
 
-  const submit = async ({ username, password }: Credentials) => {
+  const submit = async ({ username, password }: z.output<typeof schema>) => {
     setError(null);
-    setBusy(true);
     try {
-      await login(username.trim(), password);
+      await login(username, password);
     } catch (err) {
       setError(err);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -56,17 +51,17 @@ export default function LoginPage() {
         ) : (
           error !== null && <ErrorNotice error={error} />
         )}
-        <Form<Credentials> layout="vertical" onFinish={submit} aria-label={t('auth.title')}>
-          <Form.Item name="username" label={t('auth.username')} rules={[required]}>
-            <Input autoComplete="username" autoFocus />
-          </Form.Item>
-          <Form.Item name="password" label={t('auth.password')} rules={[{ ...required, whitespace: false }]}>
-            <Input.Password autoComplete="current-password" />
-          </Form.Item>
+        <ZodForm form={form} onSubmit={submit} aria-label={t('auth.title')}>
+          <FormItem control={form.control} name="username" label={t('auth.username')} required>
+            {(field) => <Input {...field} autoComplete="username" autoFocus />}
+          </FormItem>
+          <FormItem control={form.control} name="password" label={t('auth.password')} required>
+            {(field) => <Input.Password {...field} autoComplete="current-password" />}
+          </FormItem>
           <Button type="primary" htmlType="submit" block loading={busy}>
             {busy ? t('auth.submitting') : t('auth.submit')}
           </Button>
-        </Form>
+        </ZodForm>
       </Card>
     </main>
   );
