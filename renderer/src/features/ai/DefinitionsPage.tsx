@@ -36,9 +36,9 @@ export function DefinitionsPage({ kind }: { kind: DefinitionKind }) {
       ),
     },
     { title: t('ai.definitions.description'), dataIndex: 'description', render: (v: string) => v || t('common.state.none') },
-    ...(kind === 'skill' ? [{ title: t('ai.definitions.output'), key: 'output', render: (_: unknown, d: Definition) => (d.object_kind === 'skill' ? t(`ai.definitions.outputs.${d.output_kind}`) : null) }] : []),
-    { title: t('ai.definitions.exposed'), key: 'exposed', render: (_, d) => t(d.exposed_to_user ? 'ai.definitions.yes' : 'ai.definitions.no') },
-    { title: t('ai.state'), key: 'state', render: (_, d) => <ActiveSwitch kind={kind} definition={d} /> },
+    ...(kind === 'skill' ? [{ title: t('ai.definitions.output'), key: 'output', className: 'column-short', render: (_: unknown, d: Definition) => (d.object_kind === 'skill' ? t(`ai.definitions.outputs.${d.output_kind}`) : null) }] : []),
+    { title: t('ai.definitions.exposed'), key: 'exposed', className: 'column-short', render: (_, d) => t(d.exposed_to_user ? 'ai.definitions.yes' : 'ai.definitions.no') },
+    { title: t('ai.state'), key: 'state', className: 'column-short', render: (_, d) => <ActiveSwitch kind={kind} definition={d} /> },
     {
       title: <span className="visually-hidden">{t('ai.actions')}</span>,
       key: 'actions',

@@ -52,9 +52,12 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
     setAnswers(next);
     autosave.change(next);
   };
-  const send = () => {
+  const sending = useRef(false);
+  const send = async () => {
+    if (sending.current) return;
+    sending.current = true;
     // The submit carries every answer: a save arriving after it would find the session closed.
-    autosave.hold();
+    await autosave.hold();
     submit.mutate(
       { sessionId: exam.session_id, answers, timeSpentSec: Math.max(0, exam.time_limit_min * 60 - remaining) },
       {
@@ -63,6 +66,7 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
           onSubmitted(result);
         },
         onError: () => autosave.resume(),
+        onSettled: () => void (sending.current = false),
       },
     );
   };
@@ -71,7 +75,7 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
   useEffect(() => {
     if (remaining === 0 && !autoSubmitted.current) {
       autoSubmitted.current = true;
-      send();
+      void send();
     }
   });
 
@@ -85,7 +89,7 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
         </Button>
       </Flex>
     ) : (
-      <Button type="primary" loading={submit.isPending} onClick={() => (missing > 0 ? setConfirming(true) : send())}>
+      <Button type="primary" loading={submit.isPending} onClick={() => (missing > 0 ? setConfirming(true) : void send())}>
         {t('exams.session.submit')}
       </Button>
     );

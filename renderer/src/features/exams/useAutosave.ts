@@ -11,6 +11,8 @@ export type SaveStatus = 'idle' | 'saving' | 'saved' | 'retrying';
 const DEBOUNCE_MS = 1500;
 /** After a save the server refused with a 5xx, or gave up on: tried again this much later. */
 const RETRY_MS = 5000;
+/** A submit waits this long at most for a save already on its way (one the server is not answering is left behind). */
+const SUBMIT_WAITS_MS = 3000;
 
 const isFinal = (error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500;
 
@@ -37,6 +39,9 @@ export function useAutosave(exam: Pick<StartedExam, 'session_id' | 'paper_id'>, 
   const version = useRef(start.unsaved ? 1 : 0);
   const savedVersion = useRef(0);
   const inFlight = useRef(false);
+  /** Resolves when the save on its way (if any) has its answer. */
+  const landed = useRef<Promise<void>>(Promise.resolve());
+  const markLanded = useRef(() => {});
   const stopped = useRef(false);
   const held = useRef(false);
   const timer = useRef<number | undefined>(undefined);
@@ -46,6 +51,7 @@ export function useAutosave(exam: Pick<StartedExam, 'session_id' | 'paper_id'>, 
     window.clearTimeout(timer.current);
     if (stopped.current || held.current || inFlight.current || version.current === savedVersion.current) return;
     inFlight.current = true;
+    landed.current = new Promise((resolve) => (markLanded.current = resolve));
     const sending = version.current;
     setStatus('saving');
     mutate.current(
@@ -56,6 +62,7 @@ export function useAutosave(exam: Pick<StartedExam, 'session_id' | 'paper_id'>, 
         },
         onSettled: (_data, error) => {
           inFlight.current = false;
+          markLanded.current();
           if (error && isFinal(error)) stopped.current = true;
           if (stopped.current) return setStatus('idle');
           if (error) {
@@ -90,10 +97,14 @@ export function useAutosave(exam: Pick<StartedExam, 'session_id' | 'paper_id'>, 
     timer.current = window.setTimeout(flush.current, DEBOUNCE_MS);
   };
 
-  /** A submit is on its way: no save may follow it. */
-  const hold = () => {
+  /**
+   * A submit is about to go: no save may follow it, and one already on its way lands first (the server would refuse
+   * it once the session is submitted). Resolves when the submit may be sent.
+   */
+  const hold = (): Promise<void> => {
     held.current = true;
     window.clearTimeout(timer.current);
+    return Promise.race([landed.current, new Promise<void>((resolve) => window.setTimeout(resolve, SUBMIT_WAITS_MS))]);
   };
   /** The submit failed: saving goes on. */
   const resume = () => {
