@@ -31,6 +31,13 @@ export interface EntityDef {
 
 type Row = Record<string, unknown>;
 
+/**
+ * A rejected media's verdict (status, reason, when), or undefined: what central sends with the delete of a media it
+ * rejected, and what a branch writes into its own copy when it suggested that media (branch/apply.ts).
+ */
+export const mediaRejection = (row: Row): Row | undefined =>
+  row.status === 'rejected' ? { status: 'rejected', reject_reason: row.reject_reason ?? null, reviewed_at: row.reviewed_at ?? null } : undefined;
+
 const STAMPS = ['created_at', 'updated_at'] as const;
 
 export const ENTITIES: readonly EntityDef[] = [
@@ -80,8 +87,7 @@ export const ENTITIES: readonly EntityDef[] = [
     table: 'media_files',
     fields: ['filename', 'file_ext', 'mime_type', 'size', 'sha256', 'bind_type', 'remark', 'reviewed_at', ...STAMPS],
     hidden: (row) => row.status !== 'approved',
-    // A media suggested on a branch and rejected centrally: the branch marks its own copy rejected, with the reason.
-    hiddenState: (row) => (row.status === 'rejected' ? { status: 'rejected', reject_reason: row.reject_reason ?? null, reviewed_at: row.reviewed_at ?? null } : null),
+    hiddenState: (row) => mediaRejection(row) ?? null,
     onDelete: 'delete',
     addWire: async (db, rows, wire) => {
       await addMediaBindings(db, rows, wire);

@@ -12,7 +12,7 @@ import { routesChanged } from '../../ai/model-routes.repository.js';
 import { replaceChunks } from '../../knowledge/chunks.js';
 import { CENTRAL_KNOWLEDGE_PREFIX } from '../../knowledge/sources.repository.js';
 import { mediaDirs, newStorageKey, storedFilePath } from '../../media/media.storage.js';
-import { bindTable, entityDef, gidMap, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
+import { bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
 
@@ -113,7 +113,7 @@ const HOOKS: Record<string, BranchHooks> = {
     beforeDelete: removeMediaFile,
     keep: (row) => row.uploaded_by !== null && row.status === 'pending',
     // Rejected centrally: the suggestion is rejected here too, with the reviewer's reason, rather than pending for ever.
-    keptChanges: (gone) => (gone.status === 'rejected' ? { status: 'rejected', reject_reason: gone.reject_reason ?? null, reviewed_at: gone.reviewed_at ?? null } : undefined),
+    keptChanges: mediaRejection,
   },
   knowledge: {
     local: async (_db, _row, data) => ({

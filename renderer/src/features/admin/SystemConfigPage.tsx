@@ -33,7 +33,7 @@ const LOCAL_NUMBERS = [
   ['local_llm_context_size', 'system.config.localContext'],
 ] as const;
 
-/** The parameters this page names, with their labels: what branch_parameters can list besides the others by key. */
+/** Each parameter's label on this page, and in the list of parameters branches take (the others are named by key). */
 const PARAMETER_LABELS = {
   llm_base_url: 'admin.config.baseUrl',
   llm_model: 'admin.config.modelName',
@@ -117,29 +117,29 @@ function ConfigForm({ config }: { config: SystemConfig }) {
     <Card>
       <ZodForm form={form} onSubmit={submit} aria-label={t('admin.config.title')}>
         <h2 className="card-heading">{t('admin.config.model')}</h2>
-        <FormItem control={form.control} name="llm_base_url" label={t('admin.config.baseUrl')}>
+        <FormItem control={form.control} name="llm_base_url" label={t(PARAMETER_LABELS.llm_base_url)}>
           {(field) => <Input {...field} placeholder="https://models.example.com/v1" />}
         </FormItem>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <FormItem control={form.control} name="llm_model" label={t('admin.config.modelName')}>
+            <FormItem control={form.control} name="llm_model" label={t(PARAMETER_LABELS.llm_model)}>
               {(field) => <Input {...field} />}
             </FormItem>
           </Col>
           <Col xs={24} md={12}>
-            <FormItem control={form.control} name="llm_api_key" label={t('admin.config.apiKey')} extra={storedKey && t('admin.config.storedKey', { key: storedKey })}>
+            <FormItem control={form.control} name="llm_api_key" label={t(PARAMETER_LABELS.llm_api_key)} extra={storedKey && t('admin.config.storedKey', { key: storedKey })}>
               {(field) => <Input.Password {...field} autoComplete="off" placeholder={t(storedKey ? 'admin.config.keepKey' : 'admin.config.noKey')} />}
             </FormItem>
           </Col>
         </Row>
         <h2 className="card-heading">{t('system.config.localModel')}</h2>
-        <FormItem control={form.control} name="llm_local_first" label={t('system.config.localFirst')} extra={t('system.config.localFirstHint')}>
+        <FormItem control={form.control} name="llm_local_first" label={t(PARAMETER_LABELS.llm_local_first)} extra={t('system.config.localFirstHint')}>
           {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
         </FormItem>
         <Row gutter={16}>
-          {LOCAL_NUMBERS.map(([name, label]) => (
+          {LOCAL_NUMBERS.map(([name]) => (
             <Col xs={24} md={12} key={name}>
-              <FormItem control={form.control} name={name} label={t(label)} required>
+              <FormItem control={form.control} name={name} label={t(PARAMETER_LABELS[name])} required>
                 {(field) => <Input {...field} inputMode="numeric" />}
               </FormItem>
             </Col>
@@ -148,20 +148,20 @@ function ConfigForm({ config }: { config: SystemConfig }) {
         <h2 className="card-heading">{t('admin.config.sessions')}</h2>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <FormItem control={form.control} name="jwt_expire_minutes" label={t('admin.config.loginMinutes')} required>
+            <FormItem control={form.control} name="jwt_expire_minutes" label={t(PARAMETER_LABELS.jwt_expire_minutes)} required>
               {(field) => <Input {...field} inputMode="numeric" />}
             </FormItem>
           </Col>
         </Row>
         <h2 className="card-heading">{t('system.config.updates')}</h2>
-        <FormItem control={form.control} name="update_base_url" label={t('system.config.updateUrl')} extra={t('system.config.updateUrlHint')}>
+        <FormItem control={form.control} name="update_base_url" label={t(PARAMETER_LABELS.update_base_url)} extra={t('system.config.updateUrlHint')}>
           {(field) => <Input {...field} placeholder="https://updates.example.com/trainbench/" />}
         </FormItem>
         <h2 className="card-heading">{t('system.config.audio')}</h2>
-        <FormItem control={form.control} name="audio_cloud_fallback" label={t('system.config.cloudFallback')}>
+        <FormItem control={form.control} name="audio_cloud_fallback" label={t(PARAMETER_LABELS.audio_cloud_fallback)}>
           {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
         </FormItem>
-        <FormItem control={form.control} name="audio_local_quality" label={t('system.config.localQuality')}>
+        <FormItem control={form.control} name="audio_local_quality" label={t(PARAMETER_LABELS.audio_local_quality)}>
           {(field) => (
             <Select
               {...field}
@@ -170,13 +170,13 @@ function ConfigForm({ config }: { config: SystemConfig }) {
             />
           )}
         </FormItem>
-        <FormItem control={form.control} name="coaching_admin_listen" label={t('system.config.adminListen')}>
+        <FormItem control={form.control} name="coaching_admin_listen" label={t(PARAMETER_LABELS.coaching_admin_listen)}>
           {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
         </FormItem>
         <h2 className="card-heading">{t('system.config.uploads')}</h2>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <FormItem control={form.control} name="upload_session_ttl_hours" label={t('system.config.uploadTtl')} required>
+            <FormItem control={form.control} name="upload_session_ttl_hours" label={t(PARAMETER_LABELS.upload_session_ttl_hours)} required>
               {(field) => <Input {...field} inputMode="numeric" />}
             </FormItem>
           </Col>

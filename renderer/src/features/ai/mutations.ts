@@ -5,12 +5,12 @@ import { speechKeys } from '../speech/queries';
 import { workbenchKeys } from '../workbench/queries';
 import { aiKeys, DEFINITION_PATHS, type Definition, type DefinitionKind } from './queries';
 
-/** A change that reloads `key` (and the workbench, whose specialist picker shows specialists) on success. */
-function useAiMutation<V, R>(key: QueryKey, mutationFn: (variables: V) => Promise<R>) {
+/** A change that reloads `keys` (and the workbench, whose specialist picker shows specialists) on success. */
+function useAiMutation<V, R>(keys: readonly QueryKey[], mutationFn: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: workbenchKeys.all })]),
+    onSuccess: () => Promise.all([...keys, workbenchKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }
 
@@ -31,30 +31,23 @@ export interface RouteInput {
 }
 
 /** A change of routes reloads every route list, and the speech page's (which says what each audio route can do). */
-function useRouteMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () =>
-      Promise.all([aiKeys.routes(), speechKeys.routes(), workbenchKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
-  });
-}
+const ROUTE_LISTS = [aiKeys.routes(), speechKeys.routes()];
 
-export const useCreateRoute = (kind: AiRouteKind) => useRouteMutation((input: RouteInput) => api.post<AiRoute>('/ai/routes', { ...input, kind }));
-export const useUpdateRoute = () => useRouteMutation(({ id, change }: { id: number; change: Partial<RouteInput> }) => api.put<AiRoute>(`/ai/routes/${id}`, change));
-export const useDeleteRoute = () => useRouteMutation((id: number) => api.delete(`/ai/routes/${id}`));
+export const useCreateRoute = (kind: AiRouteKind) => useAiMutation(ROUTE_LISTS, (input: RouteInput) => api.post<AiRoute>('/ai/routes', { ...input, kind }));
+export const useUpdateRoute = () => useAiMutation(ROUTE_LISTS, ({ id, change }: { id: number; change: Partial<RouteInput> }) => api.put<AiRoute>(`/ai/routes/${id}`, change));
+export const useDeleteRoute = () => useAiMutation(ROUTE_LISTS, (id: number) => api.delete(`/ai/routes/${id}`));
 /** Asks the server to reach the route's endpoint; nothing changes, so nothing reloads. */
 export const useTestRoute = () => useMutation({ mutationFn: (id: number) => api.post<RouteTestResult>(`/ai/routes/${id}/test`) });
 
 export type SpecialistInput = Pick<Specialist, 'key' | 'name' | 'rule_file_markdown' | 'allowed_skills'> & { state: 'active' | 'inactive' };
 
-export const useCreateSpecialist = () => useAiMutation(aiKeys.specialists(), (input: SpecialistInput) => api.post<Specialist>('/specialists', input));
-export const useUpdateSpecialist = () => useAiMutation(aiKeys.specialists(), ({ id, change }: { id: number; change: Partial<SpecialistInput> }) => api.put<Specialist>(`/specialists/${id}`, change));
-export const useDeleteSpecialist = () => useAiMutation(aiKeys.specialists(), (id: number) => api.delete(`/specialists/${id}`));
+export const useCreateSpecialist = () => useAiMutation([aiKeys.specialists()], (input: SpecialistInput) => api.post<Specialist>('/specialists', input));
+export const useUpdateSpecialist = () => useAiMutation([aiKeys.specialists()], ({ id, change }: { id: number; change: Partial<SpecialistInput> }) => api.put<Specialist>(`/specialists/${id}`, change));
+export const useDeleteSpecialist = () => useAiMutation([aiKeys.specialists()], (id: number) => api.delete(`/specialists/${id}`));
 
 export type DefinitionInput = Partial<Pick<Definition, 'key' | 'name' | 'description' | 'state' | 'exposed_to_user' | 'config_json'>> & { output_kind?: 'table' | 'report'; prompt_template?: string };
 
 export const useSaveDefinition = (kind: DefinitionKind) =>
-  useAiMutation(aiKeys.definitions(kind), ({ id, input }: { id: number | null; input: DefinitionInput }) =>
+  useAiMutation([aiKeys.definitions(kind)], ({ id, input }: { id: number | null; input: DefinitionInput }) =>
     id === null ? api.post<Definition>(DEFINITION_PATHS[kind], input) : api.put<Definition>(`${DEFINITION_PATHS[kind]}/${id}`, input),
   );
