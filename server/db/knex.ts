@@ -1,6 +1,7 @@
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
+import { PreparedSqlite3Client } from './sqlite-client.js';
 import { keepFilePrivate, mkdirPrivateSync } from '../data-dir.js';
 
 export type Db = Knex | Knex.Transaction;
@@ -28,7 +29,7 @@ function privateDatabaseFile(dataDir: string): string {
 
 function sqliteConfig(dataDir: string): Knex.Config {
   return {
-    client: 'sqlite3',
+    client: PreparedSqlite3Client as unknown as typeof Knex.Client,
     connection: { filename: privateDatabaseFile(dataDir) },
     useNullAsDefault: true,
     pool: {
