@@ -2,9 +2,10 @@ import type { Db } from '../db/knex.js';
 import type { Certificate } from '../../contract/exams.js';
 import { toNumber } from '../db/rows.js';
 import { insertJsonRows, type Columns } from '../db/json-rows.js';
+import { newGid } from '../db/gid.js';
 
 export interface CertifiedRecord {
-  /** Given for the certificate of a record pushed by a branch (it keeps the branch's); otherwise the database makes one. */
+  /** Given for the certificate of a record pushed by a branch (it keeps the branch's); otherwise a new one is made. */
   gid?: string;
   record_id: number;
   user_id: number;
@@ -40,20 +41,17 @@ const toCertificate = (r: CertificateRow): Certificate => ({
 /** e.g. TB-20260314-000042: the issue date and the record id, unique because a record has one certificate. */
 const certificateNo = (recordId: number, issuedAt: string) => `TB-${issuedAt.slice(0, 10).replaceAll('-', '')}-${String(recordId).padStart(6, '0')}`;
 
-type NewCertificateRow = Omit<CertificateRow, 'id'>;
+type NewCertificateRow = Omit<CertificateRow, 'id' | 'gid'> & { gid: string };
 
 const CERTIFICATE_COLUMNS: Columns<NewCertificateRow> = [
   ['record_id', 'integer'], ['certificate_no', 'text'], ['user_id', 'integer'], ['paper_id', 'integer'], ['full_name', 'text'], ['exam_name', 'text'],
-  ['score', 'real'], ['total_score', 'integer'], ['pass_score', 'integer'], ['issued_at', 'text'],
+  ['score', 'real'], ['total_score', 'integer'], ['pass_score', 'integer'], ['issued_at', 'text'], ['gid', 'text'],
 ];
 
 /** Issues the certificates of passed records; the unique record_id makes a second one per record impossible. Returns id per record id. */
-const CERTIFICATE_COLUMNS_WITH_GID: Columns<NewCertificateRow> = [...CERTIFICATE_COLUMNS, ['gid', 'text']];
-
 export async function insertCertificates(db: Db, records: (CertifiedRecord & { issued_at: string })[]): Promise<Map<number, number>> {
-  const rows = records.map((r): NewCertificateRow => ({ ...r, certificate_no: certificateNo(r.record_id, r.issued_at) }));
-  const columns = records.every((r) => r.gid) ? CERTIFICATE_COLUMNS_WITH_GID : CERTIFICATE_COLUMNS;
-  const inserted = await insertJsonRows<NewCertificateRow, { id: number; record_id: number }>(db, 'certificates', columns, rows, 'RETURNING id, record_id');
+  const rows = records.map((r): NewCertificateRow => ({ ...r, certificate_no: certificateNo(r.record_id, r.issued_at), gid: r.gid ?? newGid() }));
+  const inserted = await insertJsonRows<NewCertificateRow, { id: number; record_id: number }>(db, 'certificates', CERTIFICATE_COLUMNS, rows, 'RETURNING id, record_id');
   return new Map(inserted.map((row) => [Number(row.record_id), Number(row.id)]));
 }
 

@@ -7,8 +7,9 @@ import type { AnswerDetail, AnswerValue, ExamRecord } from '../../contract/exams
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
 import type { RecordFilter } from './exams.schema.js';
 import { insertJsonRows, type Columns } from '../db/json-rows.js';
+import { newGid } from '../db/gid.js';
 
-/** `gid` is given for a record pushed by a branch (it keeps the branch's); otherwise the database makes one. */
+/** `gid` is given for a record pushed by a branch (it keeps the branch's); otherwise a new one is made. */
 export type NewRecord = Omit<ExamRecord, 'id' | 'username' | 'full_name' | 'department' | 'certificate_id'> & { detail: AnswerDetail[]; gid?: string };
 
 /** Stored as compact tuples [question_id, 1|0, user answer, correct answer]. */
@@ -17,21 +18,18 @@ const packDetail = (detail: AnswerDetail[]): DetailTuple[] => detail.map((d) => 
 export const unpackDetail = (json: string): AnswerDetail[] =>
   parseJson<DetailTuple[]>(json, []).map(([question_id, correct, user_answer, correct_answer]) => ({ question_id, is_correct: correct === 1, user_answer, correct_answer }));
 
-type NewRecordRow = Omit<NewRecord, 'detail'> & { detail: DetailTuple[] };
+type NewRecordRow = Omit<NewRecord, 'detail' | 'gid'> & { detail: DetailTuple[]; gid: string };
 
 const RECORD_COLUMNS: Columns<NewRecordRow> = [
   ['session_id', 'text'], ['paper_id', 'integer'], ['user_id', 'integer'], ['exam_name', 'text'], ['score', 'real'], ['total_score', 'integer'],
   ['pass_score', 'integer'], ['passed', 'boolean'], ['correct_count', 'integer'], ['wrong_count', 'integer'], ['question_count', 'integer'],
-  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'json'], ['started_at', 'text'], ['submitted_at', 'text'],
+  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'json'], ['started_at', 'text'], ['submitted_at', 'text'], ['gid', 'text'],
 ];
-
-const RECORD_COLUMNS_WITH_GID: Columns<NewRecordRow> = [...RECORD_COLUMNS, ['gid', 'text']];
 
 /** Inserts the records in one statement; returns the new record id per session id. */
 export async function insertRecords(db: Db, records: NewRecord[]): Promise<Map<string, number>> {
-  const rows = records.map((r): NewRecordRow => ({ ...r, detail: packDetail(r.detail) }));
-  const columns = records.every((r) => r.gid) ? RECORD_COLUMNS_WITH_GID : RECORD_COLUMNS;
-  const inserted = await insertJsonRows<NewRecordRow, { id: number; session_id: string }>(db, 'exam_records', columns, rows, 'RETURNING id, session_id');
+  const rows = records.map((r): NewRecordRow => ({ ...r, detail: packDetail(r.detail), gid: r.gid ?? newGid() }));
+  const inserted = await insertJsonRows<NewRecordRow, { id: number; session_id: string }>(db, 'exam_records', RECORD_COLUMNS, rows, 'RETURNING id, session_id');
   return new Map(inserted.map((row) => [row.session_id, Number(row.id)]));
 }
 
