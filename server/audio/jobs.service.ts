@@ -61,7 +61,10 @@ export interface NewJob {
 export class TranscriptionJobs {
   private readonly live = new Map<number, LiveJob>();
   private stopping = false;
-  /** recover() must be done before new jobs exist, or it would fail them. */
+  /**
+   * recover() must be done before new jobs exist, or it would fail them, and before jobs are read, or a job the last
+   * run left would still read as running.
+   */
   private ready: Promise<void> = Promise.resolve();
   private readonly runner: string;
   private readonly jobsDir: string;
@@ -201,6 +204,7 @@ export class TranscriptionJobs {
 
   /** The caller's job, with its live percent and queue place when it runs here; another user's is a 404. */
   async get(userId: number, id: number): Promise<TranscriptionJob> {
+    await this.ready.catch(() => undefined);
     const live = this.live.get(id);
     if (live && live.userId === userId) return { ...live.job };
     const job = await findJob(this.db, userId, id);
@@ -209,6 +213,7 @@ export class TranscriptionJobs {
   }
 
   async list(userId: number, filter: { page: number; size: number; state?: TranscriptionJobState }): Promise<Page<TranscriptionJob>> {
+    await this.ready.catch(() => undefined);
     const page = await listJobs(this.db, userId, filter);
     return { ...page, items: page.items.map((job) => (this.live.has(job.id) ? { ...this.live.get(job.id)!.job } : job)) };
   }
