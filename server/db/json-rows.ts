@@ -5,13 +5,12 @@
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from './knex.js';
 
-/** `json`: a value (array, object…) stored as its JSON text, embedded as it is rather than stringified twice. */
-export type ColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'json';
+export type ColumnType = 'text' | 'integer' | 'real' | 'boolean';
 
 /** Column names in row order, with the type PostgreSQL casts each JSON value to (SQLite takes JSON values as they are). */
 export type Columns<R> = readonly (readonly [keyof R & string, ColumnType])[];
 
-const PG_TYPES: Record<ColumnType, string> = { text: 'text', integer: 'integer', real: 'double precision', boolean: 'boolean', json: 'text' };
+const PG_TYPES: Record<ColumnType, string> = { text: 'text', integer: 'integer', real: 'double precision', boolean: 'boolean' };
 
 const sources = new WeakMap<object, { sqlite: string; pg: string }>();
 
@@ -20,8 +19,8 @@ function sourceSql(db: Db, columns: Columns<never>): string {
   let sql = sources.get(columns);
   if (!sql) {
     sql = {
-      sqlite: `SELECT ${columns.map(([name, type], i) => `value${type === 'json' ? '->' : '->>'}${i} AS ${name}`).join(', ')} FROM json_each(?)`,
-      pg: `SELECT ${columns.map(([name, type], i) => `(value${type === 'json' ? '->' : '->>'}${i})::${PG_TYPES[type]} AS ${name}`).join(', ')} FROM json_array_elements(CAST(? AS json)) AS r(value)`,
+      sqlite: `SELECT ${columns.map(([name], i) => `value->>${i} AS ${name}`).join(', ')} FROM json_each(?)`,
+      pg: `SELECT ${columns.map(([name, type], i) => `(value->>${i})::${PG_TYPES[type]} AS ${name}`).join(', ')} FROM json_array_elements(CAST(? AS json)) AS r(value)`,
     };
     sources.set(columns, sql);
   }

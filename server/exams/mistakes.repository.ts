@@ -19,7 +19,7 @@ interface WrongRow {
   user_id: number;
   question_id: number;
   wrong_count: number;
-  last_wrong_answer: AnswerValue;
+  last_wrong_answer: string;
   at: string;
   last_source: SessionKind;
 }
@@ -35,14 +35,14 @@ function mergeWrongAnswers(wrongs: WrongAnswer[]): WrongRow[] {
     user_id: wrong.user_id,
     question_id: wrong.question_id,
     wrong_count: count,
-    last_wrong_answer: wrong.user_answer,
+    last_wrong_answer: JSON.stringify(wrong.user_answer),
     at: wrong.at,
     last_source: wrong.source,
   }));
 }
 
 const WRONG_COLUMNS: Columns<WrongRow> = [
-  ['user_id', 'integer'], ['question_id', 'integer'], ['wrong_count', 'integer'], ['last_wrong_answer', 'json'], ['at', 'text'], ['last_source', 'text'],
+  ['user_id', 'integer'], ['question_id', 'integer'], ['wrong_count', 'integer'], ['last_wrong_answer', 'text'], ['at', 'text'], ['last_source', 'text'],
 ];
 
 /**

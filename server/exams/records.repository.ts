@@ -14,16 +14,17 @@ export type NewRecord = Omit<ExamRecord, 'id' | 'username' | 'full_name' | 'depa
 
 /** Stored as compact tuples [question_id, 1|0, user answer, correct answer]. */
 type DetailTuple = [number, 0 | 1, AnswerValue, AnswerValue];
-const packDetail = (detail: AnswerDetail[]): DetailTuple[] => detail.map((d) => [d.question_id, d.is_correct ? 1 : 0, d.user_answer, d.correct_answer]);
+const packDetail = (detail: AnswerDetail[]): string =>
+  JSON.stringify(detail.map((d): DetailTuple => [d.question_id, d.is_correct ? 1 : 0, d.user_answer, d.correct_answer]));
 export const unpackDetail = (json: string): AnswerDetail[] =>
   parseJson<DetailTuple[]>(json, []).map(([question_id, correct, user_answer, correct_answer]) => ({ question_id, is_correct: correct === 1, user_answer, correct_answer }));
 
-type NewRecordRow = Omit<NewRecord, 'detail' | 'gid'> & { detail: DetailTuple[]; gid: string };
+type NewRecordRow = Omit<NewRecord, 'detail' | 'gid'> & { detail: string; gid: string };
 
 const RECORD_COLUMNS: Columns<NewRecordRow> = [
   ['session_id', 'text'], ['paper_id', 'integer'], ['user_id', 'integer'], ['exam_name', 'text'], ['score', 'real'], ['total_score', 'integer'],
   ['pass_score', 'integer'], ['passed', 'boolean'], ['correct_count', 'integer'], ['wrong_count', 'integer'], ['question_count', 'integer'],
-  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'json'], ['started_at', 'text'], ['submitted_at', 'text'], ['gid', 'text'],
+  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'text'], ['started_at', 'text'], ['submitted_at', 'text'], ['gid', 'text'],
 ];
 
 /** Inserts the records in one statement; returns the new record id per session id. */
