@@ -10,8 +10,7 @@ import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/ser
 import { writeTinyLlamaModel } from '../support/tiny-llama-model.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
-import { ModelRoutesPage } from './page-models/ai-pages.js';
-import { chooseOption, pickRadio } from './antd.js';
+import { addLocalRoute, ModelRoutesPage } from './page-models/ai-pages.js';
 import { zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
@@ -49,14 +48,7 @@ describe('a local model answers the coach in Chromium', { skip: skipWithoutChrom
     await file.getByText('llama', { exact: true }).waitFor();
     await file.getByText('F32', { exact: true }).waitFor();
 
-    await page.getByRole('button', { name: zh('ai.routes.new') }).click();
-    const dialog = page.getByRole('dialog', { name: zh('ai.routes.new') });
-    await pickRadio(dialog, zh('ai.routes.localModel'));
-    assert.equal(await dialog.getByLabel(zh('ai.routes.baseUrl')).count(), 0, 'a local model has no URL');
-    await dialog.getByLabel(zh('ai.routes.name'), { exact: true }).fill('这台电脑');
-    await chooseOption(page, dialog.getByLabel(zh('ai.routes.modelFile')), FILE);
-    await dialog.getByRole('button', { name: zh('ai.create') }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await addLocalRoute(page, { newButton: zh('ai.routes.new'), kind: zh('ai.routes.localModel'), name: '这台电脑', file: FILE });
 
     const route = new ModelRoutesPage(page).row('这台电脑');
     await route.getByText(zh('ai.routes.localModel')).waitFor();

@@ -18,7 +18,7 @@ import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
 import { en, zh } from './i18n.js';
 import { openSignedIn } from './signed-in.js';
-import { chooseOption, pickRadio } from './antd.js';
+import { addLocalRoute } from './page-models/ai-pages.js';
 import type { AiRoute } from '../../contract/ai.js';
 
 const JOURNEY = 'admin-speech-models';
@@ -90,14 +90,7 @@ describe('speech routes and models in Chromium', { skip: skipWithoutChromium }, 
   });
 
   test('an admin adds a local whisper route for the installed model, sends it to branches, and switches a route off', async () => {
-    await page.getByRole('button', { name: zh('speech.routes.new') }).click();
-    const dialog = page.getByRole('dialog', { name: zh('ai.routes.new') });
-    await pickRadio(dialog, zh('ai.routes.localWhisper'));
-    assert.equal(await dialog.getByLabel(zh('ai.routes.baseUrl')).count(), 0, 'a local route has no URL');
-    await dialog.getByLabel(zh('ai.routes.name'), { exact: true }).fill('笔记本转写');
-    await chooseOption(page, dialog.getByLabel(zh('ai.routes.modelFile')), MODEL);
-    await dialog.getByRole('button', { name: zh('ai.create') }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await addLocalRoute(page, { newButton: zh('speech.routes.new'), kind: zh('ai.routes.localWhisper'), name: '笔记本转写', file: MODEL });
     const added = speech().route('笔记本转写');
     await added.getByText(MODEL).waitFor();
     const audioRoutes = async () => (await server.api.get('/api/ai/routes?kind=audio', { token: server.adminToken })).body.data as AiRoute[];

@@ -32,3 +32,15 @@ export function ConfirmButton({ children, confirm, onConfirm, loading, danger = 
     </>
   );
 }
+
+/** What ConfirmMutation needs of a mutation (TanStack Query's useMutation result). */
+interface MutationLike<V> {
+  mutate(variables: V, options?: { onSuccess?(): void }): void;
+  isPending: boolean;
+  error: unknown;
+}
+
+/** A ConfirmButton that runs a mutation with `variables` once confirmed; its progress and failure show on the button. */
+export function ConfirmMutation<V>({ mutation, variables, onDone, ...props }: Omit<Props, 'onConfirm' | 'loading' | 'error'> & { mutation: MutationLike<V>; variables: V; onDone?(): void }) {
+  return <ConfirmButton {...props} onConfirm={() => mutation.mutate(variables, { onSuccess: onDone })} loading={mutation.isPending} error={mutation.error} />;
+}

@@ -1,7 +1,23 @@
+import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { zh } from '../i18n.js';
-import { chooseOption } from '../antd.js';
+import { chooseOption, pickRadio } from '../antd.js';
 import { searchList } from './list-search.js';
+
+/**
+ * Adds a route that runs on this computer (a local chat model or local whisper) through the route dialog: the
+ * dialog shows no URL for it, and the model file is picked from the installed ones.
+ */
+export async function addLocalRoute(page: Page, route: { newButton: string; kind: string; name: string; file: string }): Promise<void> {
+  await page.getByRole('button', { name: route.newButton }).click();
+  const dialog = page.getByRole('dialog', { name: zh('ai.routes.new') });
+  await pickRadio(dialog, route.kind);
+  assert.equal(await dialog.getByLabel(zh('ai.routes.baseUrl')).count(), 0, 'a local route has no URL');
+  await dialog.getByLabel(zh('ai.routes.name'), { exact: true }).fill(route.name);
+  await chooseOption(page, dialog.getByLabel(zh('ai.routes.modelFile')), route.file);
+  await dialog.getByRole('button', { name: zh('ai.create') }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
 
 /** 模型路由 (admin): chat routes with masked keys, a dialog to add or edit one, and a test-connection button per row. */
 export class ModelRoutesPage {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Button, Space, Switch, type TableColumnsType } from 'antd';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmMutation } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/states';
 import type { AiRoute } from '../../api/types';
 import { useDeleteRoute, useUpdateRoute } from './mutations';
@@ -23,9 +23,9 @@ function DeleteRoute({ route }: { route: AiRoute }) {
   const { t } = useTranslation();
   const remove = useDeleteRoute();
   return (
-    <ConfirmButton confirm={t('ai.routes.deleteConfirm', { name: route.name })} onConfirm={() => remove.mutate(route.id)} loading={remove.isPending} error={remove.error} aria-label={t('ai.deleteOf', { name: route.name })}>
+    <ConfirmMutation mutation={remove} variables={route.id} confirm={t('ai.routes.deleteConfirm', { name: route.name })} aria-label={t('ai.deleteOf', { name: route.name })}>
       {t('ai.delete')}
-    </ConfirmButton>
+    </ConfirmMutation>
   );
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Space, Typography, type TableColumnsType } from 'antd';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmMutation } from '../../components/ConfirmButton';
 import { StatusTag } from '../../components/StatusTag';
 import { DataTable } from '../../components/list/DataTable';
 import { ListSearch } from '../../components/list/ListSearch';
@@ -61,8 +61,8 @@ function DeleteSpecialist({ specialist }: { specialist: Specialist }) {
   const { t } = useTranslation();
   const remove = useDeleteSpecialist();
   return (
-    <ConfirmButton confirm={t('ai.specialists.deleteConfirm', { name: specialist.name })} onConfirm={() => remove.mutate(specialist.id)} loading={remove.isPending} error={remove.error} aria-label={t('ai.deleteOf', { name: specialist.name })}>
+    <ConfirmMutation mutation={remove} variables={specialist.id} confirm={t('ai.specialists.deleteConfirm', { name: specialist.name })} aria-label={t('ai.deleteOf', { name: specialist.name })}>
       {t('ai.delete')}
-    </ConfirmButton>
+    </ConfirmMutation>
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmMutation } from '../../components/ConfirmButton';
 import type { Position } from '../../api/types';
 import { useDeletePosition } from './mutations';
 
@@ -8,14 +8,8 @@ export function DeletePosition({ position, onDeleted }: { position: Position; on
   const { t } = useTranslation();
   const remove = useDeletePosition();
   return (
-    <ConfirmButton
-      confirm={t('org.positions.deleteConfirm', { name: position.name })}
-      onConfirm={() => remove.mutate(position.id, { onSuccess: onDeleted })}
-      loading={remove.isPending}
-      error={remove.error}
-      aria-label={t('org.deleteOf', { name: position.name })}
-    >
+    <ConfirmMutation mutation={remove} variables={position.id} onDone={onDeleted} confirm={t('org.positions.deleteConfirm', { name: position.name })} aria-label={t('org.deleteOf', { name: position.name })}>
       {t('org.delete')}
-    </ConfirmButton>
+    </ConfirmMutation>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Space, type TableColumnsType } from 'antd';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmMutation } from '../../components/ConfirmButton';
 import { DataTable } from '../../components/list/DataTable';
 import { ListSearch } from '../../components/list/ListSearch';
 import { useListParams } from '../../components/list/useListParams';
@@ -51,9 +51,9 @@ function DeleteDepartment({ department }: { department: Department }) {
   const { t } = useTranslation();
   const remove = useDeleteDepartment();
   return (
-    <ConfirmButton confirm={t('org.departments.deleteConfirm', { name: department.name })} onConfirm={() => remove.mutate(department.id)} loading={remove.isPending} error={remove.error} aria-label={t('org.deleteOf', { name: department.name })}>
+    <ConfirmMutation mutation={remove} variables={department.id} confirm={t('org.departments.deleteConfirm', { name: department.name })} aria-label={t('org.deleteOf', { name: department.name })}>
       {t('org.delete')}
-    </ConfirmButton>
+    </ConfirmMutation>
   );
 }
 

@@ -6,7 +6,7 @@ import { Button, Card, Space, Switch, Table, Typography, type TableColumnsType }
 import { PlusOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { NotFound } from '../../components/NotFound';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmMutation } from '../../components/ConfirmButton';
 import { EmptyState, ErrorNotice, QueryView } from '../../components/states';
 import { StatusTag } from '../../components/StatusTag';
 import { useIdParam } from '../../components/useIdParam';
@@ -108,8 +108,8 @@ function RemoveKnowledge({ item }: { item: PositionKnowledge }) {
   const { t } = useTranslation();
   const remove = useDeleteKnowledge();
   return (
-    <ConfirmButton confirm={t('org.knowledge.removeConfirm', { title: item.title })} onConfirm={() => remove.mutate(item)} loading={remove.isPending} error={remove.error} aria-label={t('org.knowledge.removeOf', { title: item.title })}>
+    <ConfirmMutation mutation={remove} variables={item} confirm={t('org.knowledge.removeConfirm', { title: item.title })} aria-label={t('org.knowledge.removeOf', { title: item.title })}>
       {t('common.action.remove')}
-    </ConfirmButton>
+    </ConfirmMutation>
   );
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Input, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmMutation } from '../../components/ConfirmButton';
 import { PagedList } from '../../components/list/PagedList';
 import { ListSearch } from '../../components/list/ListSearch';
 import { useListParams } from '../../components/list/useListParams';
@@ -62,9 +62,9 @@ function Note({ note, onEdit }: { note: StudyNote; onEdit(): void }) {
           <Button size="small" onClick={onEdit} aria-label={t('workbench.notes.editOf', { title: note.title })}>
             {t('workbench.notes.edit')}
           </Button>
-          <ConfirmButton confirm={t('workbench.notes.deleteConfirm', { title: note.title })} onConfirm={() => remove.mutate(note.id)} loading={remove.isPending} error={remove.error} aria-label={t('workbench.notes.deleteOf', { title: note.title })}>
+          <ConfirmMutation mutation={remove} variables={note.id} confirm={t('workbench.notes.deleteConfirm', { title: note.title })} aria-label={t('workbench.notes.deleteOf', { title: note.title })}>
             {t('workbench.notes.delete')}
-          </ConfirmButton>
+          </ConfirmMutation>
         </Space>
       }
     >
