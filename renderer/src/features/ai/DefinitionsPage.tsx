@@ -29,7 +29,7 @@ export function DefinitionsPage({ kind }: { kind: DefinitionKind }) {
       render: (_, d) => (
         <>
           <Typography.Text strong>{d.name}</Typography.Text> {d.builtin && <StatusTag tone="info">{t('ai.definitions.builtin')}</StatusTag>}
-          <div>
+          <div className="identifier">
             <Typography.Text type="secondary">{d.key}</Typography.Text>
           </div>
         </>
