@@ -14,8 +14,8 @@ export interface GradedSubmit {
   session: ExamSession;
   user: User;
   result: SubmitResult;
-  /** The record's and certificate's global ids when they come from a branch (sync). */
-  gids?: { record: string; certificate: string };
+  /** The record's and certificate's global ids when they come from a branch (sync); a missing one is made anew. */
+  gids?: { record: string; certificate?: string };
 }
 
 /** Records, certificates and points of formal submits; returns their results completed with the new ids. */

@@ -2,7 +2,6 @@
 // A batch is decided from bulk lookups and stored in one transaction with multi-row statements (the path a laptop
 // back after weeks offline takes with thousands of records); a batch that meets a concurrent duplicate is redone
 // change by change.
-import crypto from 'node:crypto';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
@@ -101,8 +100,8 @@ function graded(record: PushedRecord, user: User, paperId: number, questions: Ke
     wrong_count: questions.length - correct, question_count: questions.length, time_spent_sec: record.time_spent_sec,
     submitted_at: record.submitted_at, late: record.late, certificate_id: null, points_awarded: 0, detail,
   };
-  // A certificate the branch did not send a gid for (none on a passed record should happen) gets one here.
-  return { session, user, result, gids: { record: record.gid, certificate: record.certificate_gid ?? crypto.randomUUID() } };
+  // A certificate the branch did not send a gid for (none on a passed record should happen) gets a new one.
+  return { session, user, result, gids: { record: record.gid, certificate: record.certificate_gid ?? undefined } };
 }
 
 function decide(record: PushedRecord, known: Lookups): Decision {
