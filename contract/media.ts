@@ -129,4 +129,6 @@ export const MediaErrorCode = {
   rangeNotSatisfiable: 'media.range_not_satisfiable',
   /** The upload was opened for something else (a media file, a speech model): complete it where it was opened. */
   wrongUploadPurpose: 'media.wrong_upload_purpose',
+  /** A chunk answered 200 could not be written after all (507 when the disk is full): it is missing again. */
+  chunkNotStored: 'media.chunk_not_stored',
 } as const;

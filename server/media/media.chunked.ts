@@ -23,6 +23,7 @@ import { displayName } from './media.names.js';
 import { addMedia, checkBinding, getMedia } from './media.service.js';
 import type { MediaDirs } from './media.storage.js';
 import { uploadFiles, type ChunkSource } from './media.assembly.js';
+import { chunkNotStored, WritesBehind } from './media.write-behind.js';
 import type { BindingInput, UploadInitInput } from './media.schema.js';
 
 interface SessionRow {
@@ -63,8 +64,12 @@ const ttlMs = async (db: Db): Promise<number> => (await readConfigValue<number>(
 
 const expiresAt = (row: SessionRow, ttl: number): string => new Date(Date.parse(row.updated_at) + ttl).toISOString();
 
+/** Chunk writes still running behind their answers (media.write-behind.ts). */
+export const writesBehind = new WritesBehind();
+
 async function discardSession(db: Db, dirs: MediaDirs, uploadId: string): Promise<void> {
   await db('upload_sessions').where({ id: uploadId }).delete();
+  writesBehind.forget(uploadId);
   await uploadFiles(dirs).remove(uploadId);
 }
 
@@ -126,6 +131,7 @@ function missingFrom(count: number, received: number[]): number[] {
 
 export async function describeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<UploadSession> {
   const { row, ttl } = await findSession(db, dirs, user, uploadId);
+  await writesBehind.settle(row.id, { report: false });
   const received = row.status === 'completed' ? [] : await receivedIndexes(db, row.id);
   return {
     upload_id: row.id,
@@ -151,6 +157,11 @@ const busy = (row: SessionRow) =>
 export interface ReceivedChunk {
   size: number;
   source: ChunkSource;
+  /**
+   * For bytes in a pooled buffer: takes the buffer over and returns what gives it back, so that the chunk is written
+   * behind its answer. Without it the chunk is written before the answer.
+   */
+  keep?: () => () => void;
 }
 
 /** Chunks being written right now, so that two copies of one chunk never write over each other. */
@@ -159,7 +170,8 @@ const writing = new Set<string>();
 /**
  * Stores one chunk; chunks may come in any order and be sent again (the new copy replaces the old one). A chunk is
  * recorded only once all its bytes are in place, and a copy being written is not recorded: a transfer cut short
- * (or a crash) leaves the chunk missing, never half-written and listed as received.
+ * (or a crash) leaves the chunk missing, never half-written and listed as received. A chunk in a pooled buffer is
+ * answered once received and written behind (media.write-behind.ts); the upload's next request waits for that write.
  */
 export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId: string, index: number, chunk: ReceivedChunk): Promise<ChunkAccepted> {
   const { row } = await findSession(db, dirs, user, uploadId);
@@ -171,24 +183,49 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
   const sizeMismatch = (received: number) =>
     new AppError(400, MediaErrorCode.chunkSizeMismatch, `Chunk ${index} must be ${expected} bytes, got ${received}`, { expected, received });
   if (chunk.size !== expected) throw sizeMismatch(chunk.size);
+  await writesBehind.settle(row.id);
   const key = `${row.id}/${index}`;
   if (writing.has(key)) throw new AppError(409, MediaErrorCode.uploadBusy, `Chunk ${index} is being received on another connection`);
   writing.add(key);
+  let behind = false;
   try {
     await db('upload_chunks').where({ upload_id: row.id, chunk_index: index }).delete();
-    const written = await uploadFiles(dirs).writeAt(row.id, chunk.source, index * row.chunk_size);
-    if (written !== expected) throw sizeMismatch(written);
+    const store = async () => {
+      const written = await uploadFiles(dirs).writeAt(row.id, chunk.source, index * row.chunk_size);
+      if (written !== expected) throw sizeMismatch(written);
+      await recordChunk(db, row, index, expected);
+    };
+    if (chunk.source.kind === 'memory' && chunk.keep) {
+      const giveBack = chunk.keep();
+      behind = true;
+      writesBehind.start(
+        row.id,
+        store()
+          .catch((error: unknown) => Promise.reject(error instanceof AppError ? error : chunkNotStored(index, error)))
+          .finally(() => {
+            writing.delete(key);
+            giveBack();
+          }),
+      );
+    } else {
+      await store();
+    }
   } finally {
-    writing.delete(key);
+    if (!behind) writing.delete(key);
   }
+  // This chunk counts as received whether or not its write behind has been recorded yet.
+  const others = countOf(await db('upload_chunks').where({ upload_id: row.id }).whereNot({ chunk_index: index }).count({ count: '*' }).first());
+  return { upload_id: row.id, chunk_index: index, size: expected, received_count: others + 1, chunk_count: row.chunk_count };
+}
+
+/** A chunk whose bytes are in place: listed as received (not yet flushed), and the session's activity noted. */
+async function recordChunk(db: Db, row: SessionRow, index: number, size: number): Promise<void> {
   const stamp = now();
   await db('upload_chunks')
-    .insert({ upload_id: row.id, chunk_index: index, size: expected, received_at: stamp, on_disk: false })
+    .insert({ upload_id: row.id, chunk_index: index, size, received_at: stamp, on_disk: false })
     .onConflict(['upload_id', 'chunk_index'])
     .merge(['size', 'received_at', 'on_disk']);
   if (Date.parse(stamp) - Date.parse(row.updated_at) >= TOUCH_EVERY_MS) await db('upload_sessions').where({ id: row.id }).update({ updated_at: stamp });
-  const received = countOf(await db('upload_chunks').where({ upload_id: row.id }).count({ count: '*' }).first());
-  return { upload_id: row.id, chunk_index: index, size: expected, received_count: received, chunk_count: row.chunk_count };
 }
 
 /** What an upload of one purpose turns into once complete. */
@@ -211,6 +248,7 @@ export async function completeUploadFor<R>(db: Db, dirs: MediaDirs, user: User, 
   }
   if (row.status === 'completed') return { result: await purpose.completed(row), created: false };
   if (row.status !== 'open') throw busy(row);
+  await writesBehind.settle(row.id);
   const missing = missingFrom(row.chunk_count, await receivedIndexes(db, row.id));
   if (missing.length) {
     const shown = missing.length > 50 ? `${missing.slice(0, 50).join(', ')}, … (${missing.length} in all)` : missing.join(', ');

@@ -4,7 +4,7 @@ import type { Deps } from '../context.js';
 import { mediaDirs, type MediaDirs } from './media.storage.js';
 import { now } from '../db/time.js';
 import { registerFileSigner } from './media.signing.js';
-import { forgetChunksNotOnDisk, markChunksOnDisk, reopenInterruptedMerges, sweepUploads } from './media.chunked.js';
+import { forgetChunksNotOnDisk, markChunksOnDisk, reopenInterruptedMerges, sweepUploads, writesBehind } from './media.chunked.js';
 import { uploadFiles } from './media.assembly.js';
 import { extractionQueue, registerExtractionQueue } from './media.extraction.js';
 import { uploadRoutes } from './media.upload.routes.js';
@@ -44,6 +44,7 @@ export function mediaRoutes({ db, config, requireUser, requireAdmin, onClose }: 
     clearInterval(timer);
     await startup;
     await extraction.stop();
+    await writesBehind.settleAll();
     await uploadFiles(dirs).closeAll();
   });
 

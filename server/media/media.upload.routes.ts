@@ -19,8 +19,11 @@ import type { ChunkSource } from './media.assembly.js';
 import type { MediaDirs } from './media.storage.js';
 import { Binding, ChunkFields, CompleteBody, SuggestFields, UploadId, UploadInit } from './media.schema.js';
 
-/** Chunks received in memory at once (5 MB each); more concurrent chunks go through a temporary file. */
-const CHUNKS_IN_MEMORY = 2;
+/**
+ * Chunks in memory at once (5 MB each), being received or written behind their answer; more concurrent chunks go
+ * through a temporary file. Three let a client with two chunks in flight be served from memory throughout.
+ */
+const CHUNKS_IN_MEMORY = 3;
 /** Room for the multipart boundaries and text fields around a chunk. */
 const CHUNK_FORM_OVERHEAD_BYTES = 64 * 1024;
 
@@ -59,18 +62,27 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
 
   /**
    * Runs a chunk handler with a pooled buffer when one is free and a request folder made on demand (for a chunk that
-   * goes through a file instead); both are given back, and a refused body is not read on, whatever happens.
+   * goes through a file instead); both are given back, unless the handler kept the buffer (`keep`, for a write
+   * behind its answer), and a refused body is not read on, whatever happens.
    */
-  const withChunkBuffer = async (ctx: Context, handle: (buffer: Buffer | undefined, folder: () => Promise<string>) => Promise<void>) => {
+  const withChunkBuffer = async (
+    ctx: Context,
+    handle: (buffer: Buffer | undefined, folder: () => Promise<string>, keep: () => () => void) => Promise<void>,
+  ) => {
     const buffer = chunkBuffers.acquire();
+    let kept = false;
+    const keep = () => {
+      kept = true;
+      return () => buffer && chunkBuffers.release(buffer);
+    };
     let folder: Promise<string> | undefined;
     try {
-      await handle(buffer, () => (folder ??= requestFolder(dirs)));
+      await handle(buffer, () => (folder ??= requestFolder(dirs)), keep);
     } catch (err) {
       closeIfUnread(ctx);
       throw err;
     } finally {
-      if (buffer) chunkBuffers.release(buffer);
+      if (buffer && !kept) chunkBuffers.release(buffer);
       if (folder) await fs.rm(await folder, { recursive: true, force: true }).catch(() => undefined);
     }
   };
@@ -93,24 +105,24 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   }
 
   const multipartChunkHandler = (ctx: Context) =>
-    withChunkBuffer(ctx, async (buffer, folder) => {
+    withChunkBuffer(ctx, async (buffer, folder, keep) => {
       if (Number(ctx.get('content-length')) > MEDIA_CHUNK_SIZE + CHUNK_FORM_OVERHEAD_BYTES) throw chunkTooLarge();
       const form = await readChunkForm(ctx, buffer, folder);
       const fields = parseWith(ChunkFields, { upload_id: form.fields.upload_id, chunk_index: form.fields.chunk_index });
-      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, form);
+      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { ...form, keep });
     });
 
   // The chunk may also be the raw body (application/octet-stream, upload_id and chunk_index in the query,
   // Content-Length required): no multipart parsing; read into a pooled buffer when one is free, else streamed.
   const rawChunkHandler = (ctx: Context) =>
-    withChunkBuffer(ctx, async (buffer) => {
+    withChunkBuffer(ctx, async (buffer, _folder, keep) => {
       const fields = parseWith(ChunkFields, { upload_id: ctx.query.upload_id, chunk_index: ctx.query.chunk_index });
       const length = ctx.get('content-length');
       if (!/^\d+$/.test(length)) throw validationFailed('A raw chunk needs a Content-Length header');
       const size = Number(length);
       try {
         const source: ChunkSource = buffer && size <= buffer.length ? { kind: 'memory', bytes: await readInto(ctx, buffer, size) } : { kind: 'stream', body: ctx.req };
-        ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source });
+        ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source, keep });
       } catch (err) {
         if (!(err instanceof AppError) && !ctx.req.complete) throw badRequest('The chunk was cut off before its end');
         throw err;

@@ -204,6 +204,27 @@ describe('media: chunked upload', () => {
     assert.deepEqual(await servedSha256(done.body.data.id), { sha256: sha256(data), bytes: data.length });
   });
 
+  test('a chunk is written behind its answer: a write that fails is reported to the next request, and the chunk is missing again', async () => {
+    const data = crypto.randomBytes(2 * CHUNK);
+    const { upload_id } = await init(data.length, 'unwritable.bin');
+    // The file being assembled cannot be opened for writing (a directory stands in its place).
+    const part = path.join(mediaDirs(s.dataDir).chunks, upload_id, 'file.part');
+    await fs.rm(part);
+    await fs.mkdir(part);
+    const first = await sendChunk(s.api, employee.token, upload_id, 0, chunkOf(data, 0));
+    assert.deepEqual([first.status, first.body.data.received_count], [200, 1], first.text);
+    const next = await sendChunk(s.api, employee.token, upload_id, 1, chunkOf(data, 1));
+    assert.deepEqual([next.status, next.body.error, next.body.details], [500, 'media.chunk_not_stored', { chunk_index: 0 }], next.text);
+    const state = (await s.api.get(`/api/media/upload/${upload_id}`, as(employee.token))).body.data;
+    assert.deepEqual([state.received, state.missing], [[], [0, 1]]);
+
+    await fs.rmdir(part);
+    await sendAll(upload_id, data, [0, 1]);
+    const done = await s.api.post(COMPLETE, { token: employee.token, body: { upload_id } });
+    assert.equal(done.status, 201, done.text);
+    assert.deepEqual(await servedSha256(done.body.data.id), { sha256: sha256(data), bytes: data.length });
+  });
+
   test('a chunk may also be sent as the raw body (upload_id and chunk_index in the query)', async () => {
     const data = crypto.randomBytes(2 * CHUNK + 77);
     const { upload_id } = await init(data.length, 'raw.bin');
