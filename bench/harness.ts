@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import { openDatabase } from '../server/db/knex.js';
 import { ensureAdmin } from '../server/users/bootstrap.js';
+import { SERVER_HEAP_FLAGS } from '../server/heap-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -110,7 +111,8 @@ export function serverCommand(): Promise<{ args: string[]; label: string }> {
     const cli = path.join(build, 'server/cli.js');
     const built = await fs.stat(cli).then(() => true, () => false);
     const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    return built ? { args: [...extra, cli], label: 'compiled' } : { args: [...extra, '--import', 'tsx', 'server/cli.ts'], label: 'tsx' };
+    const flags = [...SERVER_HEAP_FLAGS, ...extra];
+    return built ? { args: [...flags, cli], label: 'compiled' } : { args: [...flags, '--import', 'tsx', 'server/cli.ts'], label: 'tsx' };
   })();
   return compiled;
 }

@@ -18,6 +18,7 @@ import { ServerSupervisor } from './server-supervisor.js';
 import { appMenuTemplate } from './menu.js';
 import { aboutText } from './about.js';
 import { mainTranslator, pickLanguage } from './i18n.js';
+import { SERVER_HEAP_FLAGS } from '../server/heap-flags.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const preload = path.join(here, 'preload.cjs');
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   };
   const openLogFolder = () => void shell.openPath(logsDir(config.dataDir));
   const supervisor: ServerSupervisor = new ServerSupervisor({
-    fork: () => utilityProcess.fork(serverEntry, [], { serviceName: 'Trainbench server', stdio: 'pipe' }),
+    fork: () => utilityProcess.fork(serverEntry, [], { serviceName: 'Trainbench server', stdio: 'pipe', execArgv: [...SERVER_HEAP_FLAGS] }),
     config,
     log,
     onCrash: ({ restarting }) => restarting && showServerStatus({ state: 'restarting', message: t('server.restarting') }),

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { buildWhatIsMissing, RENDERER, SERVER_AND_MAIN } from './launcher/build-steps.js';
 import { findElectron } from './launcher/electron-binary.js';
 import { runInBrowserMode } from './launcher/browser-mode.js';
+import { SERVER_HEAP_FLAGS } from '../server/heap-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line: string) => console.log(`[trainbench] ${line}`);
@@ -29,7 +30,7 @@ function runForeground(command: string, args: string[], env: NodeJS.ProcessEnv):
 
 async function start(args: string[]): Promise<number> {
   if (!buildWhatIsMissing(root, [SERVER_AND_MAIN, RENDERER], say)) return 1;
-  if (args[0] === 'server') return runForeground(process.execPath, [path.join(root, 'dist', 'server', 'cli.js')], process.env);
+  if (args[0] === 'server') return runForeground(process.execPath, [...SERVER_HEAP_FLAGS, path.join(root, 'dist', 'server', 'cli.js')], process.env);
 
   const electron = args.includes('--browser') ? { missing: 'the browser was asked for (--browser)' } : findElectron(root);
   if ('binary' in electron) {

@@ -6,6 +6,7 @@ import { logsDir } from '../../server/log/logger.js';
 import { desktopServerConfig, SOURCE_LAYOUT } from '../server-config.js';
 import { ServerSupervisor } from '../server-supervisor.js';
 import { forkNodeServer } from '../node-server-process.js';
+import { SERVER_HEAP_FLAGS } from '../../server/heap-flags.js';
 import { describeStartupError } from '../startup-errors.js';
 import { mainTranslator } from '../i18n.js';
 import { mainLogger } from '../log.js';
@@ -16,7 +17,7 @@ export async function runInBrowserMode(root: string, say: (line: string) => void
   const log = mainLogger(config.dataDir, false);
   log.info(`Trainbench starting without Electron (browser mode); data in ${config.dataDir}`);
   const supervisor = new ServerSupervisor({
-    fork: () => forkNodeServer(path.join(root, 'dist', 'main', 'server-host.js')),
+    fork: () => forkNodeServer(path.join(root, 'dist', 'main', 'server-host.js'), { execArgv: [...SERVER_HEAP_FLAGS] }),
     config,
     log,
     onCrash: ({ restarting }) => say(`the server stopped unexpectedly${restarting ? '; restarting it' : ''} (details in ${logsDir(config.dataDir)})`),

@@ -3,17 +3,28 @@
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-/** At most `max` buffers of `size` bytes, created on demand and reused; none left means "receive to disk instead". */
+/**
+ * At most `max` buffers of `size` bytes, created on demand and reused; none left means "receive to disk instead".
+ * Once every buffer has been back for `idleMs`, the pool lets them go: between uploads they are not held.
+ */
 export class BufferPool {
-  private readonly free: Buffer[] = [];
+  private free: Buffer[] = [];
   private created = 0;
+  private idle?: NodeJS.Timeout;
 
   constructor(
     readonly size: number,
     private readonly max: number,
+    private readonly idleMs = 10_000,
   ) {}
 
+  /** Buffers that exist right now, lent or free. */
+  get allocated(): number {
+    return this.created;
+  }
+
   acquire(): Buffer | undefined {
+    clearTimeout(this.idle);
     const reused = this.free.pop();
     if (reused || this.created >= this.max) return reused;
     this.created++;
@@ -22,6 +33,12 @@ export class BufferPool {
 
   release(buffer: Buffer): void {
     this.free.push(buffer);
+    if (this.free.length < this.created) return;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.created -= this.free.length;
+      this.free = [];
+    }, this.idleMs).unref();
   }
 }
 

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_HEAP_FLAGS } from '../../server/heap-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const register = path.join(root, 'tests/unit/main-fake-electron/register.mjs');
@@ -54,6 +55,7 @@ test('starts the server, locks the window down, loads the app from the server an
     assert.equal(forks.length, 1, 'the server runs in one utility process');
     assert.match(String(forks[0]!.modulePath), /main[/\\]server-host\.ts$/);
     assert.equal(forks[0]!.serviceName, 'Trainbench server');
+    assert.deepEqual(forks[0]!.execArgv, [...SERVER_HEAP_FLAGS], 'the server process runs with the heap settings of npm run server');
     assert.deepEqual(events.find((e) => e.event === 'menu'), { event: 'menu', labels: ['File', 'Edit', 'View', 'Help'] });
 
     const box = events.find((e) => e.event === 'message-box');

@@ -1,4 +1,4 @@
-// UploadFiles on a real folder: chunks written at their offsets from every kind of source, concurrently and out of
+// UploadFiles on a real folder (and the pool of chunk buffers): chunks written at their offsets from every kind of source, concurrently and out of
 // order, with background flushes, an idle close and reopen, and nothing left behind by remove.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { UploadFiles } from '../../server/media/media.assembly.js';
+import { BufferPool } from '../../server/media/media.buffers.js';
 import { mediaDirs, partialFilePath, uploadDir, type MediaDirs } from '../../server/media/media.storage.js';
 
 const PIECE = 64 * 1024;
@@ -81,4 +82,20 @@ test('onDurable hears of every flush: in the background as data piles up, and wh
   await files.writeAt('u5', { kind: 'memory', bytes: Buffer.from('x') }, 0);
   await files.closeAll();
   assert.ok(heard.some(([id]) => id === 'u5'), 'the stop reported u5');
+});
+
+test('the chunk buffer pool reuses its buffers, lends no more than its maximum, and lets them go once all are back and idle', async () => {
+  const pool = new BufferPool(1024, 2, 20);
+  const first = pool.acquire()!;
+  const second = pool.acquire()!;
+  assert.equal(pool.acquire(), undefined, 'a third chunk goes through a file');
+  pool.release(first);
+  assert.equal(pool.acquire(), first, 'a buffer given back is lent again');
+  pool.release(first);
+  await delay(60);
+  assert.equal(pool.allocated, 2, 'nothing goes while a buffer is still lent');
+  pool.release(second);
+  await delay(60);
+  assert.equal(pool.allocated, 0, 'all back and idle: the pool holds none');
+  assert.notEqual(pool.acquire(), first, 'the next chunk gets a new buffer');
 });

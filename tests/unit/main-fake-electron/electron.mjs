@@ -67,8 +67,9 @@ export const Menu = {
 const utilities = [];
 export const utilityProcess = {
   fork(modulePath, args, options) {
-    record('utility-fork', { modulePath, serviceName: options?.serviceName });
-    const child = forkNodeServer(modulePath, { execArgv: ['--import', 'tsx', '--import', new URL('./parent-port.mjs', import.meta.url).href] });
+    record('utility-fork', { modulePath, serviceName: options?.serviceName, execArgv: options?.execArgv });
+    const execArgv = [...(options?.execArgv ?? []), '--import', 'tsx', '--import', new URL('./parent-port.mjs', import.meta.url).href];
+    const child = forkNodeServer(modulePath, { execArgv });
     utilities.push(child);
     return child;
   },
