@@ -3,5 +3,5 @@
 // of two 16 MB halves, and an old generation allowed to grow to a few times its live size before a full collection.
 // The server shares a laptop with Electron's renderer, so its memory counts more than the last percent of
 // throughput: with these, RSS after `npm run bench memory`'s rounds went from 141-170 MB to 120-132 MB for about
-// 5 % more CPU per exam submit (docs/architecture.md, "Background work and large files").
+// 10 % more CPU per exam submit (docs/architecture.md, "Background work and large files").
 export const SERVER_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--heap-growing-percent=30'];
