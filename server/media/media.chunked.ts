@@ -23,7 +23,7 @@ import { displayName } from './media.names.js';
 import { addMedia, checkBinding, getMedia } from './media.service.js';
 import type { MediaDirs } from './media.storage.js';
 import { uploadFiles, type ChunkSource } from './media.assembly.js';
-import { chunkNotStored, WritesBehind } from './media.write-behind.js';
+import { WritesBehind } from './media.write-behind.js';
 import type { BindingInput, UploadInitInput } from './media.schema.js';
 
 interface SessionRow {
@@ -187,31 +187,21 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
   const key = `${row.id}/${index}`;
   if (writing.has(key)) throw new AppError(409, MediaErrorCode.uploadBusy, `Chunk ${index} is being received on another connection`);
   writing.add(key);
-  let behind = false;
-  try {
+  const store = async () => {
     await db('upload_chunks').where({ upload_id: row.id, chunk_index: index }).delete();
-    const store = async () => {
-      const written = await uploadFiles(dirs).writeAt(row.id, chunk.source, index * row.chunk_size);
-      if (written !== expected) throw sizeMismatch(written);
-      await recordChunk(db, row, index, expected);
+    const written = await uploadFiles(dirs).writeAt(row.id, chunk.source, index * row.chunk_size);
+    if (written !== expected) throw sizeMismatch(written);
+    await recordChunk(db, row, index, expected);
+  };
+  if (chunk.source.kind === 'memory' && chunk.keep) {
+    const giveBack = chunk.keep();
+    const done = () => {
+      writing.delete(key);
+      giveBack();
     };
-    if (chunk.source.kind === 'memory' && chunk.keep) {
-      const giveBack = chunk.keep();
-      behind = true;
-      writesBehind.start(
-        row.id,
-        store()
-          .catch((error: unknown) => Promise.reject(error instanceof AppError ? error : chunkNotStored(index, error)))
-          .finally(() => {
-            writing.delete(key);
-            giveBack();
-          }),
-      );
-    } else {
-      await store();
-    }
-  } finally {
-    if (!behind) writing.delete(key);
+    writesBehind.start(row.id, index, store().finally(done));
+  } else {
+    await store().finally(() => writing.delete(key));
   }
   // This chunk counts as received whether or not its write behind has been recorded yet.
   const others = countOf(await db('upload_chunks').where({ upload_id: row.id }).whereNot({ chunk_index: index }).count({ count: '*' }).first());

@@ -9,7 +9,7 @@ import { AppError } from '../http/errors.js';
 import { MediaErrorCode } from '../../contract/media.js';
 
 /** What the client is told about a chunk whose write behind failed. */
-export function chunkNotStored(index: number, cause: unknown): AppError {
+function chunkNotStored(index: number, cause: unknown): AppError {
   const code = (cause as NodeJS.ErrnoException).code;
   const full = code === 'ENOSPC' || code === 'EDQUOT';
   return new AppError(
@@ -24,13 +24,13 @@ export class WritesBehind {
   private readonly running = new Map<string, Set<Promise<void>>>();
   private readonly failures = new Map<string, AppError>();
 
-  /** Runs a chunk's write in the background; its failure is kept for the upload's next request. */
-  start(uploadId: string, write: Promise<void>): void {
+  /** Runs the write of chunk `index` in the background; its failure is kept for the upload's next request. */
+  start(uploadId: string, index: number, write: Promise<void>): void {
     const writes = this.running.get(uploadId) ?? new Set<Promise<void>>();
     this.running.set(uploadId, writes);
     const tracked = write
-      .catch((error: AppError) => {
-        if (!this.failures.has(uploadId)) this.failures.set(uploadId, error);
+      .catch((error: unknown) => {
+        if (!this.failures.has(uploadId)) this.failures.set(uploadId, error instanceof AppError ? error : chunkNotStored(index, error));
       })
       .finally(() => {
         writes.delete(tracked);
