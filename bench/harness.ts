@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,33 @@ export function cpuSeconds(pid: number, thread?: number): number {
 /** CPU seconds of a process's main thread alone (the event loop's thread has the process's id). */
 export const mainThreadCpuSeconds = (pid: number): number => cpuSeconds(pid, pid);
 
+/**
+ * CPU seconds so far of each of a process's threads, by thread id. Node 20 names none of them, so they are told
+ * apart by age: V8's helpers (concurrent GC, compiling) start right after the main thread, libuv's pool (SQLite
+ * statements, file writes) at its first use.
+ */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const byThread = new Map<number, number>();
+  for (const thread of readdirSync(`/proc/${pid}/task`).map(Number)) {
+    try {
+      byThread.set(thread, cpuSeconds(pid, thread));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return byThread;
+}
+
+/** What each thread (main, then the others by age) used between two threadCpuSeconds readings, in ms per `count`. */
+export function threadCpuPer(pid: number, before: Map<number, number>, after: Map<number, number>, count: number): string {
+  return [...after]
+    .sort(([a], [b]) => a - b)
+    .map(([thread, seconds]) => [thread === pid ? 'main' : `+${thread - pid}`, ((seconds - (before.get(thread) ?? 0)) * 1000) / count] as const)
+    .filter(([, ms]) => ms >= 0.005)
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
+}
+
 /** Starts a new peak: VmHWM drops to the current RSS (Linux clear_refs 5). */
 export const resetPeakRss = (pid: number): void => writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
@@ -98,7 +125,8 @@ export const resetPeakRss = (pid: number): void => writeFileSync(`/proc/${pid}/c
  * How a bench runs the real server: compiled with tsc into a scratch folder, as `npm run server` runs it (under the
  * tsx loader the same server carries some 60 MB more of transpiler state and inline source maps, and a memory figure
  * would mean little). Built once per bench run; type errors elsewhere do not stop tsc from emitting, and without an
- * emitted cli.js the server runs under tsx instead. BENCH_NODE_ARGS adds Node options (`--cpu-prof --cpu-prof-dir=…`).
+ * emitted cli.js the server runs under tsx instead. BENCH_NODE_ARGS adds Node options (`--cpu-prof --cpu-prof-dir=…`);
+ * BENCH_SERVER_STDOUT names a file that receives the server's standard output (what `--trace-gc-nvp` prints).
  */
 let compiled: Promise<{ args: string[]; label: string }> | undefined;
 export function serverCommand(): Promise<{ args: string[]; label: string }> {
@@ -123,6 +151,7 @@ export async function spawnServer(args: string[], env: NodeJS.ProcessEnv): Promi
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
+      if (process.env.BENCH_SERVER_STDOUT) appendFileSync(process.env.BENCH_SERVER_STDOUT, chunk);
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) resolve(match[1]!);
