@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { cpuSeconds, startBenchServer, type BenchContext } from './harness.js';
+import { cpuSeconds, startBenchServer, threadCpuPer, threadCpuSeconds, type BenchContext } from './harness.js';
 import { chunkedUpload, describePattern, type UploadPattern, type UploadTiming } from './upload-client.js';
 
 const GIB = 1024 ** 3;
@@ -43,6 +43,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 interface Sample extends UploadTiming {
   serverCpu: number;
+  threadsBefore: Map<number, number>;
+  threadsAfter: Map<number, number>;
 }
 
 export default async function media(_ctx: BenchContext): Promise<void> {
@@ -55,10 +57,11 @@ export default async function media(_ctx: BenchContext): Promise<void> {
     const measurements: (() => Promise<void>)[] = [
       async () => void dd.push(await ddSeconds(scratch, `dd-${dd.length}.bin`)),
       ...PATTERNS.map((pattern, i) => async () => {
-        const cpuBefore = cpuSeconds(server.pid);
         await settleDisk();
+        const cpuBefore = cpuSeconds(server.pid);
+        const threadsBefore = threadCpuSeconds(server.pid);
         const timing = await chunkedUpload(server.url, server.adminToken, GIB, pattern);
-        uploads[i]!.push({ ...timing, serverCpu: cpuSeconds(server.pid) - cpuBefore });
+        uploads[i]!.push({ ...timing, serverCpu: cpuSeconds(server.pid) - cpuBefore, threadsBefore, threadsAfter: threadCpuSeconds(server.pid) });
       }),
     ];
     // Each round starts one further along (dd, then the patterns; then the patterns, then dd; ...): later writes in
@@ -87,6 +90,8 @@ export default async function media(_ctx: BenchContext): Promise<void> {
         `  rounds: ${list(samples.map((sample) => sample.seconds))} MB/s (${perRound} of that round's dd); ` +
           `complete ${median(samples.map((sample) => sample.completeSeconds)).toFixed(2)} s; server CPU ${median(samples.map((sample) => sample.serverCpu)).toFixed(2)} s per GiB`,
       );
+      const typical = samples.find((sample) => sample.serverCpu === median(samples.map((other) => other.serverCpu)))!;
+      console.log(`  that round's CPU by thread, s per GiB: ${threadCpuPer(server.pid, typical.threadsBefore, typical.threadsAfter, 1000)}`);
     });
     console.log(
       `server peak RSS (VmHWM)                     ${rssPeak.toFixed(0).padStart(6)} MB    (${rssAtStart.toFixed(0)} MB after start)  ` +
