@@ -5,4 +5,5 @@
 // outlived two scavenges more often, the scavenger moved three times as many bytes to the old generation (21 against
 // 7 MB in `npm run bench exams`), and a submit cost 9-11 % more CPU, for 12-18 MB less RSS (docs/architecture.md,
 // "Background work and large files").
-export const SERVER_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=30'];
+// --expose-gc lets a chunk upload free its body buffers with a scavenge (http/young-gc.ts).
+export const SERVER_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=30', '--expose-gc'];

@@ -18,6 +18,7 @@ import { acceptChunk, completeUpload, describeUpload, initUpload } from './media
 import type { ChunkSource } from './media.assembly.js';
 import type { MediaDirs } from './media.storage.js';
 import { Binding, ChunkFields, CompleteBody, SuggestFields, UploadId, UploadInit } from './media.schema.js';
+import { collectYoungGarbage } from '../http/young-gc.js';
 
 /**
  * Chunks in memory at once (5 MB each), being received or written behind their answer; more concurrent chunks go
@@ -83,6 +84,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
       throw err;
     } finally {
       if (buffer && !kept) chunkBuffers.release(buffer);
+      collectYoungGarbage();
       if (folder) await fs.rm(await folder, { recursive: true, force: true }).catch(() => undefined);
     }
   };
