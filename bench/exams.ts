@@ -9,7 +9,7 @@ import type autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import pLimit from 'p-limit';
 import sqlite3 from 'sqlite3';
-import { cpuSeconds, load, mainThreadCpuSeconds, startBenchServer, threadCpuPer, threadCpuSeconds, type BenchContext } from './harness.js';
+import { cpuSeconds, describeThreadCpu, load, startBenchServer, threadCpuSeconds, threadCpuSince, type BenchContext } from './harness.js';
 import { now } from '../server/db/time.js';
 import { grade, parseAnswers, type KeyedQuestion } from '../server/exams/grading.js';
 import { startExam } from '../server/exams/sessions.service.js';
@@ -148,13 +148,12 @@ export default async function exams(_ctx: BenchContext): Promise<void> {
       },
     ];
     const cpuBefore = cpuSeconds(server.pid);
-    const mainBefore = mainThreadCpuSeconds(server.pid);
     const threadsBefore = threadCpuSeconds(server.pid);
     const result = await load({ url: server.url, method: 'POST', path: '/api/exam/submit', connections: CONNECTIONS, amount: SESSIONS, requests });
     const submitSeconds = result.seconds;
     const serverCpu = cpuSeconds(server.pid) - cpuBefore;
-    const mainCpu = mainThreadCpuSeconds(server.pid) - mainBefore;
-    const byThread = threadCpuPer(server.pid, threadsBefore, threadCpuSeconds(server.pid), SESSIONS);
+    const threadCpu = threadCpuSince(server.pid, threadsBefore);
+    const mainCpu = threadCpu.get(server.pid) ?? 0;
     const records = Number((await server.db('exam_records').count({ count: '*' }).first())?.count);
 
     const baselineSeconds = await bareTransactions(path.join(server.dataDir, 'baseline.sqlite'), SESSIONS);
@@ -168,7 +167,7 @@ export default async function exams(_ctx: BenchContext): Promise<void> {
     );
     console.log(`baseline: bare SQLite, 1 record + ${QUESTIONS} answer rows per transaction  ${baseRate.toFixed(0).padStart(6)} tx/s  → submits = ${((rate / baseRate) * 100).toFixed(0)} % of the baseline`);
     console.log(`  ${records} records stored (expected ${SESSIONS}); server CPU ${((serverCpu / SESSIONS) * 1000).toFixed(2)} ms per submit, of which its main thread ${((mainCpu / SESSIONS) * 1000).toFixed(2)} ms (busy ${((mainCpu / submitSeconds) * 100).toFixed(0)} % of the time)`);
-    console.log(`  ms per submit by thread: ${byThread}`);
+    console.log(`  ms per submit by thread: ${describeThreadCpu(server.pid, threadCpu, 1000 / SESSIONS)}`);
 
     const small = gradingMicros(100);
     const large = gradingMicros(1000);

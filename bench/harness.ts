@@ -88,13 +88,10 @@ export function cpuSeconds(pid: number, thread?: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** CPU seconds of a process's main thread alone (the event loop's thread has the process's id). */
-export const mainThreadCpuSeconds = (pid: number): number => cpuSeconds(pid, pid);
-
 /**
  * CPU seconds so far of each of a process's threads, by thread id. Node 20 names none of them, so they are told
- * apart by age: V8's helpers (concurrent GC, compiling) start right after the main thread, libuv's pool (SQLite
- * statements, file writes) at its first use.
+ * apart by age: the main thread has the process's id, V8's helpers (concurrent GC, compiling) start right after it,
+ * libuv's pool (SQLite statements, file writes) at its first use.
  */
 export function threadCpuSeconds(pid: number): Map<number, number> {
   const byThread = new Map<number, number>();
@@ -108,13 +105,18 @@ export function threadCpuSeconds(pid: number): Map<number, number> {
   return byThread;
 }
 
-/** What each thread (main, then the others by age) used between two threadCpuSeconds readings, in ms per `count`. */
-export function threadCpuPer(pid: number, before: Map<number, number>, after: Map<number, number>, count: number): string {
-  return [...after]
+/** CPU seconds each thread used since a threadCpuSeconds reading (a thread started since then counts from zero). */
+export function threadCpuSince(pid: number, before: Map<number, number>): Map<number, number> {
+  return new Map([...threadCpuSeconds(pid)].map(([thread, seconds]) => [thread, seconds - (before.get(thread) ?? 0)]));
+}
+
+/** "main 0.48, +2 0.07, …": each thread's seconds times `scale`, the main thread first, then the others by age. */
+export function describeThreadCpu(pid: number, used: Map<number, number>, scale: number): string {
+  return [...used]
     .sort(([a], [b]) => a - b)
-    .map(([thread, seconds]) => [thread === pid ? 'main' : `+${thread - pid}`, ((seconds - (before.get(thread) ?? 0)) * 1000) / count] as const)
-    .filter(([, ms]) => ms >= 0.005)
-    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .map(([thread, seconds]) => [thread === pid ? 'main' : `+${thread - pid}`, seconds * scale] as const)
+    .filter(([, value]) => value >= 0.005)
+    .map(([name, value]) => `${name} ${value.toFixed(2)}`)
     .join(', ');
 }
 
@@ -149,12 +151,17 @@ export function serverCommand(): Promise<{ args: string[]; label: string }> {
 export async function spawnServer(args: string[], env: NodeJS.ProcessEnv): Promise<ChildServer> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
+    // Read to the end (a full pipe would stall the server), but only searched until the line is found.
+    let out: string | undefined = '';
     child.stdout.on('data', (chunk: Buffer) => {
       if (process.env.BENCH_SERVER_STDOUT) appendFileSync(process.env.BENCH_SERVER_STDOUT, chunk);
+      if (out === undefined) return;
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
+      if (match) {
+        out = undefined;
+        resolve(match[1]!);
+      }
     });
     child.once('exit', (code) => reject(new Error(`${args.join(" ")} exited with ${code} before listening`)));
   });

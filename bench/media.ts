@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { cpuSeconds, startBenchServer, threadCpuPer, threadCpuSeconds, type BenchContext } from './harness.js';
+import { cpuSeconds, describeThreadCpu, startBenchServer, threadCpuSeconds, threadCpuSince, type BenchContext } from './harness.js';
 import { chunkedUpload, describePattern, type UploadPattern, type UploadTiming } from './upload-client.js';
 
 const GIB = 1024 ** 3;
@@ -43,8 +43,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 interface Sample extends UploadTiming {
   serverCpu: number;
-  threadsBefore: Map<number, number>;
-  threadsAfter: Map<number, number>;
+  /** Seconds per GiB by thread (each upload is 1 GiB). */
+  byThread: string;
 }
 
 export default async function media(_ctx: BenchContext): Promise<void> {
@@ -61,7 +61,8 @@ export default async function media(_ctx: BenchContext): Promise<void> {
         const cpuBefore = cpuSeconds(server.pid);
         const threadsBefore = threadCpuSeconds(server.pid);
         const timing = await chunkedUpload(server.url, server.adminToken, GIB, pattern);
-        uploads[i]!.push({ ...timing, serverCpu: cpuSeconds(server.pid) - cpuBefore, threadsBefore, threadsAfter: threadCpuSeconds(server.pid) });
+        const byThread = describeThreadCpu(server.pid, threadCpuSince(server.pid, threadsBefore), 1);
+        uploads[i]!.push({ ...timing, serverCpu: cpuSeconds(server.pid) - cpuBefore, byThread });
       }),
     ];
     // Each round starts one further along (dd, then the patterns; then the patterns, then dd; ...): later writes in
@@ -85,13 +86,13 @@ export default async function media(_ctx: BenchContext): Promise<void> {
         `chunked upload 1 GiB, ${describePattern(pattern).padEnd(28)} ${mbps(GIB, seconds).toFixed(0).padStart(6)} MB/s  ` +
           `= ${ratio.toFixed(1)} % of dd  [target >= 70 %]  ${ratio >= 70 ? 'ok' : 'MISSED'}`,
       );
+      const medianCpu = median(samples.map((sample) => sample.serverCpu));
       const perRound = samples.map((sample, round) => `${((dd[round]! / sample.seconds) * 100).toFixed(0)} %`).join(', ');
       console.log(
         `  rounds: ${list(samples.map((sample) => sample.seconds))} MB/s (${perRound} of that round's dd); ` +
-          `complete ${median(samples.map((sample) => sample.completeSeconds)).toFixed(2)} s; server CPU ${median(samples.map((sample) => sample.serverCpu)).toFixed(2)} s per GiB`,
+          `complete ${median(samples.map((sample) => sample.completeSeconds)).toFixed(2)} s; server CPU ${medianCpu.toFixed(2)} s per GiB`,
       );
-      const typical = samples.find((sample) => sample.serverCpu === median(samples.map((other) => other.serverCpu)))!;
-      console.log(`  that round's CPU by thread, s per GiB: ${threadCpuPer(server.pid, typical.threadsBefore, typical.threadsAfter, 1000)}`);
+      console.log(`  that round's CPU by thread, s per GiB: ${samples.find((sample) => sample.serverCpu === medianCpu)!.byThread}`);
     });
     console.log(
       `server peak RSS (VmHWM)                     ${rssPeak.toFixed(0).padStart(6)} MB    (${rssAtStart.toFixed(0)} MB after start)  ` +

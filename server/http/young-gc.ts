@@ -4,7 +4,7 @@
 // threads and 0.5-1 s of the main thread per GiB (docs/architecture.md, "Memory"). A scavenge once a chunk's body
 // is read frees its buffers first, for 0.5-3.5 ms of the main thread per 5 MB chunk. `gc` exists when the process
 // runs with --expose-gc (SERVER_HEAP_FLAGS); without it this does nothing.
-type Collect = (options: { type: 'minor' | 'major' }) => void;
+type Collect = (options: { type: 'minor' }) => void;
 
 const collect = (globalThis as { gc?: Collect }).gc;
 
