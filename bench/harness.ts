@@ -88,6 +88,18 @@ export function cpuSeconds(pid: number, thread?: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The machine's idle and total CPU time so far, in clock ticks (the first line of /proc/stat; idle includes iowait). */
+export function machineTicks(): { idle: number; total: number } {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: ticks[3]! + ticks[4]!, total: ticks.reduce((sum, value) => sum + value, 0) };
+}
+
+/** The share of the machine's CPU time left idle since a machineTicks reading, in percent. */
+export function idleSince(before: { idle: number; total: number }): number {
+  const now = machineTicks();
+  return ((now.idle - before.idle) / Math.max(1, now.total - before.total)) * 100;
+}
+
 /**
  * CPU seconds so far of each of a process's threads, by thread id. Node 20 names none of them, so they are told
  * apart by age: the main thread has the process's id, V8's helpers (concurrent GC, compiling) start right after it,
