@@ -7,6 +7,29 @@ export type DefinitionState = 'active' | 'inactive';
 /** Key of the built-in specialist that answers whenever no other specialist resolves. */
 export const GENERAL_ASSISTANT_KEY = 'general_assistant';
 
+/**
+ * The names and descriptions the built-ins ship with, as seeded (in English, so that the API's data does not depend
+ * on a language). The app shows them in the reader's language (ai.builtins.<key> in the renderer's translations) for
+ * as long as they are unchanged; a name or description an admin wrote is shown as written.
+ */
+export const SHIPPED_TEXTS = {
+  batch_extraction: { name: 'Batch extraction', description: 'Extracts the same fields from several documents into one table, one row per document.' },
+  contract_review: { name: 'Contract review', description: 'Reviews a contract against a checklist and writes a markdown report of findings and risks.' },
+  document_summary: { name: 'Document summary', description: 'Summarises documents into a short markdown brief with the key points and open questions.' },
+  call_review: {
+    name: 'Call review by speaker',
+    description: 'Reviews a transcribed customer call speaker by speaker: who asked what, needs, objections, commitments and next steps.',
+  },
+  call_analysis: {
+    name: 'Call analysis',
+    description:
+      'Analyses a speaker-labelled call: talk time and share per speaker, longest monologue, questions and interruptions (computed from the transcript), then the objections raised and the commitments made.',
+  },
+  [GENERAL_ASSISTANT_KEY]: { name: 'General assistant' },
+} as const satisfies Record<string, { name: string; description?: string }>;
+
+export type ShippedKey = keyof typeof SHIPPED_TEXTS;
+
 export interface Specialist {
   id: number;
   key: string;

@@ -1,5 +1,5 @@
 // What the product ships with: the general assistant and the skills it can run. Seeded by migration 004.
-import { GENERAL_ASSISTANT_KEY, type SkillOutputKind } from '../../contract/workbench.js';
+import { GENERAL_ASSISTANT_KEY, SHIPPED_TEXTS, type SkillOutputKind } from '../../contract/workbench.js';
 
 export interface BuiltinSkill {
   key: string;
@@ -13,8 +13,7 @@ export interface BuiltinSkill {
 export const BUILTIN_SKILLS: BuiltinSkill[] = [
   {
     key: 'batch_extraction',
-    name: 'Batch extraction',
-    description: 'Extracts the same fields from several documents into one table, one row per document.',
+    ...SHIPPED_TEXTS.batch_extraction,
     output_kind: 'table',
     prompt_template: [
       'Extract these fields from each document below:',
@@ -32,8 +31,7 @@ export const BUILTIN_SKILLS: BuiltinSkill[] = [
   },
   {
     key: 'contract_review',
-    name: 'Contract review',
-    description: 'Reviews a contract against a checklist and writes a markdown report of findings and risks.',
+    ...SHIPPED_TEXTS.contract_review,
     output_kind: 'report',
     prompt_template: [
       'Review the contract below against this checklist:',
@@ -51,8 +49,7 @@ export const BUILTIN_SKILLS: BuiltinSkill[] = [
   },
   {
     key: 'document_summary',
-    name: 'Document summary',
-    description: 'Summarises documents into a short markdown brief with the key points and open questions.',
+    ...SHIPPED_TEXTS.document_summary,
     output_kind: 'report',
     prompt_template: [
       'Summarise the documents below for a busy colleague.',
@@ -66,8 +63,7 @@ export const BUILTIN_SKILLS: BuiltinSkill[] = [
   },
   {
     key: 'call_review',
-    name: 'Call review by speaker',
-    description: 'Reviews a transcribed customer call speaker by speaker: who asked what, needs, objections, commitments and next steps.',
+    ...SHIPPED_TEXTS.call_review,
     output_kind: 'report',
     prompt_template: [
       'Review the customer call transcript below. Each line starts with the speaker label.',
@@ -84,9 +80,7 @@ export const BUILTIN_SKILLS: BuiltinSkill[] = [
   },
   {
     key: 'call_analysis',
-    name: 'Call analysis',
-    description:
-      'Analyses a speaker-labelled call: talk time and share per speaker, longest monologue, questions and interruptions (computed from the transcript), then the objections raised and the commitments made.',
+    ...SHIPPED_TEXTS.call_analysis,
     output_kind: 'report',
     prompt_template: [
       'Analyse the customer call transcript below. Each line starts with the speaker label.',
@@ -125,7 +119,7 @@ export const builtinSkillRow = (s: BuiltinSkill, stamp: string) => ({
 
 export const GENERAL_ASSISTANT = {
   key: GENERAL_ASSISTANT_KEY,
-  name: 'General assistant',
+  name: SHIPPED_TEXTS[GENERAL_ASSISTANT_KEY].name,
   state: 'system' as const,
   rule_file_markdown: [
     '# General assistant',

@@ -16,6 +16,8 @@ import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
 
 const JOURNEY = 'admin-ai';
+/** A built-in skill's name as the Chinese interface shows it. */
+const shippedName = (key: string) => zh(`ai.builtins.${key}.name`);
 const SECRET = 'sk-fake-secret-73519';
 
 describe('admin sets up model routes and specialists in Chromium', { skip: skipWithoutChromium }, () => {
@@ -88,7 +90,7 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     assert.ok(first && second, 'the product ships built-in skills');
     await new Shell(page).open('specialists');
     const specialists = new SpecialistsPage(page);
-    await specialists.create({ name: '合同审查员', key: 'contract_reviewer', jobDescription: '你负责审查合同条款。', skills: [second.name, first.name] });
+    await specialists.create({ name: '合同审查员', key: 'contract_reviewer', jobDescription: '你负责审查合同条款。', skills: [shippedName(second.key), shippedName(first.key)] });
     await specialists.row('合同审查员').getByText(`${second.key} → ${first.key}`).waitFor();
     await expectAccessible(page, 'the specialists page');
     await snap(page, JOURNEY, '03-specialists');
@@ -136,13 +138,32 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     const skills = (await server.api.get('/api/skills', { token: server.adminToken })).body.data as { key: string; name: string }[];
     const [first, other] = skills;
     await searchList(page, zh('ai.skills.search'), first!.key);
-    await table.getByRole('row').filter({ hasText: other!.name }).waitFor({ state: 'detached' });
-    await table.getByRole('row').filter({ hasText: first!.name }).waitFor();
+    await table.getByRole('row').filter({ hasText: shippedName(other!.key) }).waitFor({ state: 'detached' });
+    await table.getByRole('row').filter({ hasText: shippedName(first!.key) }).waitFor();
     await searchList(page, zh('ai.skills.search'), '没有这个');
     await page.getByText(zh('ai.noMatch')).waitFor();
     await shell.open('apps');
     await page.getByRole('heading', { level: 1, name: zh('ai.apps.title') }).waitFor();
     await expectAccessible(page, 'the apps page');
+  });
+
+  test('built-in skills are shown in Chinese while unchanged, and as the admin wrote them once edited', async () => {
+    const skills = (await server.api.get('/api/skills', { token: server.adminToken })).body.data as { id: number; key: string; name: string; description: string }[];
+    const summary = skills.find((s) => s.key === 'document_summary')!;
+    assert.equal(summary.name, 'Document summary', 'the API keeps the shipped text as stored');
+    await new Shell(page).open('skills');
+    const table = page.getByRole('table', { name: zh('ai.skills.title') });
+    const row = table.getByRole('row').filter({ hasText: 'document_summary' });
+    await row.getByText(zh('ai.builtins.document_summary.name'), { exact: true }).waitFor();
+    await row.getByText(zh('ai.builtins.document_summary.description')).waitFor();
+    assert.equal(await row.getByText(summary.description).count(), 0, 'the English description is not shown');
+
+    const edited = await server.api.put(`/api/skills/${summary.id}`, { token: server.adminToken, body: { name: '周报摘要', description: '把本周的文件归纳成周报。' } });
+    assert.equal(edited.status, 200);
+    await page.reload();
+    await row.getByText('周报摘要', { exact: true }).waitFor();
+    await row.getByText('把本周的文件归纳成周报。').waitFor();
+    assert.equal(await row.getByText(zh('ai.builtins.document_summary.name'), { exact: true }).count(), 0);
   });
 
   test('no script errors or failed requests', () => {

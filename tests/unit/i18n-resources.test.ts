@@ -1,9 +1,10 @@
 // The renderer's translations: both languages have the same areas and the same keys (plural forms aside), the
-// same {{placeholders}} per key, and every key the code names exists in both.
+// same {{placeholders}} per key, every key the code names exists in both, and the built-ins' shipped texts are translated.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SHIPPED_TEXTS } from '../../contract/workbench.js';
 
 const root = path.resolve(import.meta.dirname, '../../renderer/src');
 const localesDir = path.join(root, 'i18n/locales');
@@ -89,6 +90,20 @@ describe('renderer translations', () => {
       assert.deepEqual(missing, [], `keys used in code but missing in ${language}`);
       const missingGroups = [...prefixes].filter(([prefix]) => ![...keys].some((k) => k.startsWith(`${prefix}.`))).map(([p, file]) => `${p}.* (${file})`);
       assert.deepEqual(missingGroups, [], `key groups used in code but missing in ${language}`);
+    }
+  });
+
+  test('every built-in has its text in both languages, and the English text is the shipped one the app compares with', () => {
+    for (const [key, shipped] of Object.entries(SHIPPED_TEXTS) as [string, { name: string; description?: string }][]) {
+      for (const field of ['name', 'description'] as const) {
+        const full = `ai.builtins.${key}.${field}`;
+        if (shipped[field] === undefined) {
+          for (const language of LANGUAGES) assert.equal(resources[language]!.has(full), false, `${language}: ${full} has nothing to translate`);
+          continue;
+        }
+        assert.equal(resources.en!.get(full), shipped[field], `en: ${full} differs from the shipped text, so it would never be shown translated`);
+        assert.ok(resources['zh-CN']!.get(full), `zh-CN: ${full} missing`);
+      }
     }
   });
 });

@@ -10,6 +10,7 @@ import { useCreateSpecialist, useUpdateSpecialist } from './mutations';
 import { OrderedPicker } from './OrderedPicker';
 import { keyField } from './fields';
 import { NameKeyFields } from './NameKeyFields';
+import { useShownText } from '../../i18n/useShownText';
 
 const schema = z.object({
   key: keyField,
@@ -23,6 +24,7 @@ const schema = z.object({
 export function SpecialistDialog({ specialist, onClose }: { specialist: Specialist | null; onClose(): void }) {
   const { t } = useTranslation();
   const skills = useQuery(aiQueries.definitions('skill'));
+  const shown = useShownText();
   const form = useZodForm(schema, {
     key: specialist?.key ?? '',
     name: specialist?.name ?? '',
@@ -36,9 +38,9 @@ export function SpecialistDialog({ specialist, onClose }: { specialist: Speciali
     if (specialist) update.mutate({ id: specialist.id, change: values }, { onSuccess: onClose });
     else create.mutate(values, { onSuccess: onClose });
   };
-  const skillOptions = (skills.data ?? []).map((s) => ({ value: s.key, label: `${s.name} (${s.key})` }));
+  const skillOptions = (skills.data ?? []).map((s) => ({ value: s.key, label: `${shown(s).name} (${s.key})` }));
   return (
-    <FormDialog title={specialist ? t('ai.editOf', { name: specialist.name }) : t('ai.specialists.new')} form={form} mutation={specialist ? update : create} submitLabel={t(specialist ? 'common.action.save' : 'ai.create')} onSubmit={submit} onClose={onClose} width={720}>
+    <FormDialog title={specialist ? t('ai.editOf', { name: shown(specialist).name }) : t('ai.specialists.new')} form={form} mutation={specialist ? update : create} submitLabel={t(specialist ? 'common.action.save' : 'ai.create')} onSubmit={submit} onClose={onClose} width={720}>
       <Row gutter={16}>
         <NameKeyFields control={form.control} nameLabel={t('ai.specialists.name')} />
         <Col span={24}>

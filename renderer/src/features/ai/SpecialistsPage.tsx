@@ -12,6 +12,7 @@ import { aiQueries } from './queries';
 import { useDeleteSpecialist } from './mutations';
 import { SpecialistDialog } from './SpecialistDialog';
 import { AdminListHeader } from '../../components/admin/AdminList';
+import { useShownText } from '../../i18n/useShownText';
 
 /** 专家 (admin): the digital worker's specialists: a job description and the skills each may use, in order. */
 export default function SpecialistsPage() {
@@ -19,13 +20,14 @@ export default function SpecialistsPage() {
   const { page, filters, setPage, setFilters } = useListParams({ q: '' });
   const specialists = useQuery(aiQueries.specialists({ ...filters, page }));
   const [editing, setEditing] = useState<Specialist | 'new' | null>(null);
+  const shown = useShownText();
   const columns: TableColumnsType<Specialist> = [
     {
       title: t('ai.specialists.name'),
       key: 'name',
       render: (_, s) => (
         <>
-          <Typography.Text strong>{s.name}</Typography.Text>
+          <Typography.Text strong>{shown(s).name}</Typography.Text>
           <div>
             <Typography.Text type="secondary">{s.key}</Typography.Text>
           </div>
@@ -39,7 +41,7 @@ export default function SpecialistsPage() {
       key: 'actions',
       render: (_, s) => (
         <Space>
-          <Button size="small" onClick={() => setEditing(s)} aria-label={t('ai.editOf', { name: s.name })}>
+          <Button size="small" onClick={() => setEditing(s)} aria-label={t('ai.editOf', { name: shown(s).name })}>
             {t('ai.edit')}
           </Button>
           <DeleteSpecialist specialist={s} />
@@ -60,8 +62,9 @@ export default function SpecialistsPage() {
 function DeleteSpecialist({ specialist }: { specialist: Specialist }) {
   const { t } = useTranslation();
   const remove = useDeleteSpecialist();
+  const { name } = useShownText()(specialist);
   return (
-    <ConfirmMutation mutation={remove} variables={specialist.id} confirm={t('ai.specialists.deleteConfirm', { name: specialist.name })} aria-label={t('ai.deleteOf', { name: specialist.name })}>
+    <ConfirmMutation mutation={remove} variables={specialist.id} confirm={t('ai.specialists.deleteConfirm', { name })} aria-label={t('ai.deleteOf', { name })}>
       {t('ai.delete')}
     </ConfirmMutation>
   );

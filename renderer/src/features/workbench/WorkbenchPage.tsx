@@ -16,6 +16,7 @@ import { TaskList } from './TaskList';
 import { TaskActions } from './TaskActions';
 import { ProjectBar } from './ProjectBar';
 import { Artifacts } from './Artifacts';
+import { useShownText } from '../../i18n/useShownText';
 
 /** A reply being streamed into the selected task. */
 interface Streaming {
@@ -35,6 +36,7 @@ export default function WorkbenchPage() {
   const projectId = filters.project ? Number(filters.project) : null;
   const tasks = useQuery(workbenchQueries.tasks({ q: filters.q, page, projectId }));
   const specialists = useQuery(workbenchQueries.specialists());
+  const shown = useShownText();
   const [taskId, setTaskId] = useState<number | null>(null);
   const [specialist, setSpecialist] = useState('');
   const [draft, setDraft] = useState('');
@@ -122,7 +124,7 @@ export default function WorkbenchPage() {
                       className="specialist-select"
                       value={specialist}
                       onChange={setSpecialist}
-                      options={[{ value: '', label: t('workbench.general') }, ...(specialists.data ?? []).map((s) => ({ value: s.key, label: s.name }))]}
+                      options={[{ value: '', label: t('workbench.general') }, ...(specialists.data ?? []).map((s) => ({ value: s.key, label: shown(s).name }))]}
                     />
                   </label>
                 )}
