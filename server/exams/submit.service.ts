@@ -68,8 +68,8 @@ export interface SubmitRequest {
 /** What became of one submit of a batch: stored now, already consumed (replay the stored result), or refused. */
 export type SubmitOutcome = { stored: SubmitResult } | { replay: string } | { refused: AppError };
 
-/** Grades one submit against its session; nothing is thrown, so one bad submit never fails a batch. */
-function prepare({ user, input, at }: SubmitRequest, session: ExamSession | undefined): SubmitOutcome | GradedSubmit {
+/** Grades one submit against its session as read; nothing is thrown, so one bad submit never fails a batch. */
+export function gradeSubmit({ user, input, at }: SubmitRequest, session: ExamSession | undefined): SubmitOutcome | GradedSubmit {
   if (!session || session.user_id !== user.id) return { refused: notFound('Exam session') };
   if (session.submitted_at) return { replay: session.id };
   return { session, user, result: evaluate(session, parseAnswers(session.questions, input.answers), input.time_spent_sec, at) };
@@ -81,7 +81,7 @@ function prepare({ user, input, at }: SubmitRequest, session: ExamSession | unde
  */
 export async function submitBatch(db: Db, requests: SubmitRequest[]): Promise<SubmitOutcome[]> {
   const sessions = await findSessions(db, requests.map((r) => r.input.session_id));
-  const prepared = requests.map((request, i) => prepare(request, sessions[i]));
+  const prepared = requests.map((request, i) => gradeSubmit(request, sessions[i]));
   const graded = prepared.filter((p): p is GradedSubmit => 'result' in p);
   const stored = await storeSubmits(db, graded);
   const outcomes = new Map(graded.map((g, i) => [g, stored[i] ? { stored: stored[i] } : { replay: g.session.id }]));

@@ -4,6 +4,10 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { AnswerDetail, ExamCover, ExamListItem, SubmitResult } from '../../contract/exams.js';
 import { coalesce } from '../../server/exams/coalesce.js';
+import { findSessions } from '../../server/exams/sessions.repository.js';
+import { gradeSubmit } from '../../server/exams/submit.service.js';
+import { storeSubmits } from '../../server/exams/submit-store.js';
+import { findUserRow, toUser } from '../../server/users/users.repository.js';
 import { addPaper, addQuestion, addQuestions, allRight, answerSheet, questionBody, start, submit, uniqueDomain } from './exams-fixtures.js';
 
 let ts: TestServer;
@@ -291,6 +295,32 @@ describe('submit and grading', () => {
     const points = (await ts.api.get('/api/learning/points', { token: me.token })).body.data;
     assert.equal(points.total, 10, 'points are awarded once');
   });
+
+  for (const type of ['formal', 'self_test'] as const) {
+    test(`a ${type} batch that finds its session consumed by another server since it read it stores nothing and replays`, async () => {
+      const me = await ts.user();
+      const { paper, bank } = await exam({ type });
+      const session = await start(ts, me.token, paper.id);
+      const db = ts.server.db;
+      const [read] = await findSessions(db, [session.session_id]);
+      const user = toUser((await findUserRow(db, me.id))!);
+      const graded = gradeSubmit({ user, input: { session_id: session.session_id, answers: answerSheet(session.questions, bank, () => false), time_spent_sec: 5 }, at: new Date() }, read);
+      assert.ok('result' in graded, 'graded against the session as read, still open');
+      // Meanwhile another server (or process) takes the same session through a whole submit.
+      const first = await submit(ts, me.token, session.session_id, allRight(session.questions, bank));
+      const stored = async () => ({
+        records: Number((await db('exam_records').where({ user_id: me.id }).count({ n: '*' }).first())!.n),
+        mistakes: await db('exam_mistakes').where({ user_id: me.id }).select('question_id', 'wrong_count'),
+        session: await db('exam_sessions').where({ id: session.session_id }).first('submitted_at', 'score', 'result'),
+      });
+      const before = await stored();
+      assert.deepEqual(await db.transaction((trx) => storeSubmits(trx, [graded])), [undefined], 'the stale submit is to replay');
+      assert.deepEqual(await stored(), before, 'nothing of the stale batch is kept');
+      assert.equal(before.records, type === 'formal' ? 1 : 0);
+      assert.deepEqual(before.mistakes, [], 'the first submit was all right');
+      assert.deepEqual(await submit(ts, me.token, session.session_id, answerSheet(session.questions, bank, () => false)), first);
+    });
+  }
 
   test('parallel submits of many sessions, with duplicates and bad ones mixed in, each get their own outcome', async () => {
     const { paper, bank } = await exam();
