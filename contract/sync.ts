@@ -130,6 +130,20 @@ export interface PushedNote {
   updated_at: string;
 }
 
+/** A study note its user deleted on the branch: deleted centrally unless edited there since. */
+export interface PushedNoteDeletion {
+  gid: string;
+  user_gid: string;
+  deleted_at: string;
+}
+
+/** A mistake-book entry its user deleted on the branch: deleted centrally unless a wrong answer or mastery came since. */
+export interface PushedMistakeDeletion {
+  user_gid: string;
+  question_gid: string;
+  deleted_at: string;
+}
+
 /** A media uploaded on the branch (its file went up first, by `PUT /api/sync/uploads/{gid}`): pending central audit. */
 export interface PushedMedia {
   gid: string;
@@ -148,7 +162,9 @@ export type PushedChange =
   | { change_id: string; entity: 'course_progress'; data: PushedProgress }
   | { change_id: string; entity: 'mistake'; data: PushedMistake }
   | { change_id: string; entity: 'study_note'; data: PushedNote }
-  | { change_id: string; entity: 'media'; data: PushedMedia };
+  | { change_id: string; entity: 'media'; data: PushedMedia }
+  | { change_id: string; entity: 'study_note_deleted'; data: PushedNoteDeletion }
+  | { change_id: string; entity: 'mistake_deleted'; data: PushedMistakeDeletion };
 
 export type PushedEntity = PushedChange['entity'];
 

@@ -6,6 +6,7 @@ import { parseJson, toBool, toNumber } from '../db/rows.js';
 import type { MistakeFilter, RetryInput } from './exams.schema.js';
 import { encodeAnswer } from './grading.js';
 import { jsonRows, type Columns } from '../db/json-rows.js';
+import { queueMistakeDeletion } from '../sync/branch/deletions.js';
 
 export interface WrongAnswer {
   user_id: number;
@@ -137,5 +138,10 @@ export async function listMistakes(db: Db, userId: number, filter: MistakeFilter
 
 /** Removes one entry of the user's book; false when there is no such entry of theirs. */
 export async function deleteMistake(db: Db, userId: number, id: number): Promise<boolean> {
-  return Number(await db('exam_mistakes').where({ id, user_id: userId }).delete()) === 1;
+  return db.transaction(async (trx) => {
+    if (!(await trx('exam_mistakes').where({ id, user_id: userId }).first('id'))) return false;
+    await queueMistakeDeletion(trx, id);
+    await trx('exam_mistakes').where({ id }).delete();
+    return true;
+  });
 }

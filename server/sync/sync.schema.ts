@@ -81,6 +81,9 @@ const PushedMedia = z.object({
   created_at: Stamp,
 });
 
+const PushedNoteDeletion = z.object({ gid: Gid, user_gid: Gid, deleted_at: Stamp });
+const PushedMistakeDeletion = z.object({ user_gid: Gid, question_gid: Gid, deleted_at: Stamp });
+
 const change = <E extends string, T extends z.ZodTypeAny>(entity: E, data: T) => z.object({ change_id: Gid, entity: z.literal(entity), data });
 
 export const PushBody = z.object({
@@ -92,6 +95,8 @@ export const PushBody = z.object({
         change('mistake', PushedMistake),
         change('study_note', PushedNote),
         change('media', PushedMedia),
+        change('study_note_deleted', PushedNoteDeletion),
+        change('mistake_deleted', PushedMistakeDeletion),
       ]),
     )
     .max(500),

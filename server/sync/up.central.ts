@@ -3,7 +3,7 @@
 // state after a newer one, changes nothing.
 import fs from 'node:fs';
 import type { Db } from '../db/knex.js';
-import type { PushedMedia, PushedMistake, PushedNote, PushedProgress, PushResult } from '../../contract/sync.js';
+import type { PushedMedia, PushedMistake, PushedMistakeDeletion, PushedNote, PushedNoteDeletion, PushedProgress, PushResult } from '../../contract/sync.js';
 import { PointRules } from '../../contract/learning.js';
 import { now } from '../db/time.js';
 import { parseJson, toBool } from '../db/rows.js';
@@ -152,6 +152,37 @@ async function receiveNotes({ db }: UpContext, changes: Change<PushedNote>[]): P
   return results;
 }
 
+// ---- deletions made on the branch: applied unless the row changed centrally after them (the later change wins)
+
+async function receiveNoteDeletions({ db }: UpContext, changes: Change<PushedNoteDeletion>[]): Promise<PushResult[]> {
+  const users = await ids(db, 'users', changes.map((c) => c.data.user_gid));
+  const results: PushResult[] = [];
+  for (const { change_id, data } of changes) {
+    const existing = (await db('study_notes').where({ gid: data.gid }).first('user_id')) as { user_id: number } | undefined;
+    if (existing && Number(existing.user_id) !== users.get(data.user_gid)) {
+      results.push(conflict(change_id, `note ${data.gid} belongs to another user`));
+      continue;
+    }
+    await db('study_notes').where({ gid: data.gid }).where('updated_at', '<=', data.deleted_at).delete();
+    results.push(accepted(change_id));
+  }
+  return results;
+}
+
+async function receiveMistakeDeletions({ db }: UpContext, changes: Change<PushedMistakeDeletion>[]): Promise<PushResult[]> {
+  const users = await ids(db, 'users', changes.map((c) => c.data.user_gid));
+  const questions = await ids(db, 'questions', changes.map((c) => c.data.question_gid));
+  for (const { data } of changes) {
+    const user_id = users.get(data.user_gid);
+    const question_id = questions.get(data.question_gid);
+    // A user or question unknown here has no entry here to delete.
+    if (user_id !== undefined && question_id !== undefined) {
+      await db('exam_mistakes').where({ user_id, question_id }).where('updated_at', '<=', data.deleted_at).delete();
+    }
+  }
+  return changes.map(({ change_id }) => accepted(change_id));
+}
+
 // ---- media suggested at a branch: pending central audit, its file uploaded first and verified here
 
 async function receiveMedia({ db, dataDir }: UpContext, changes: Change<PushedMedia>[]): Promise<PushResult[]> {
@@ -199,4 +230,6 @@ export const UP_HANDLERS = {
   mistake: receiveMistakes,
   study_note: receiveNotes,
   media: receiveMedia,
+  study_note_deleted: receiveNoteDeletions,
+  mistake_deleted: receiveMistakeDeletions,
 } as const;

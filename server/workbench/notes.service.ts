@@ -9,6 +9,7 @@ import { selectOwned } from './owner-scope.js';
 import { givenFields } from './fields.js';
 import { findOwnTask } from './tasks.repository.js';
 import type { NoteFilter, NoteInput } from './notes.schema.js';
+import { queueNoteDeletion } from '../sync/branch/deletions.js';
 
 type NoteRow = StudyNote;
 
@@ -71,6 +72,9 @@ export async function updateNote(db: Db, userId: number, id: number, input: Note
 
 export async function deleteNote(db: Db, userId: number, id: number): Promise<{ id: number; deleted: true }> {
   await getNote(db, userId, id);
-  await db('study_notes').where({ id }).delete();
+  await db.transaction(async (trx) => {
+    await queueNoteDeletion(trx, id);
+    await trx('study_notes').where({ id }).delete();
+  });
   return { id, deleted: true };
 }

@@ -1,7 +1,7 @@
 // Sync beyond the catalog and exam records (docs/sync.md). Down, central wins: company introduction, system
 // parameters and model/audio routes marked for branches, approved knowledge with its chunks (searchable offline),
 // notifications (a paper published centrally notifies the branch's employees). Up, merged once: course progress and
-// its points, the mistake book, study notes, media suggested at the branch (the file by resumable upload).
+// its points, the mistake book and study notes (their deletions too), media suggested at the branch (the file by resumable upload).
 // Central and branch are real server processes on loopback (central on PostgreSQL in the PostgreSQL pass).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -216,6 +216,43 @@ describe(`sync beyond catalog and records (central on ${usingPostgres ? 'Postgre
       await ok(await branch.api.put(`/api/notes/${note.id}`, { token: dora, body: { content: 'second' } }));
       await run();
       assert.deepEqual((await notes()).map((n) => n.content), ['second']);
+    });
+
+    test('a note and a mistake-book entry deleted on the branch are deleted centrally, unless changed there since', async () => {
+      type NoteItem = { id: number; title: string; content: string };
+      const centralNotes = async () => {
+        const page = await centralGet<{ items?: NoteItem[] } | NoteItem[]>('/api/notes');
+        return (Array.isArray(page) ? page : page.items!).filter((n) => n.title === 'Harbour log' || n.title === 'Pier notes');
+      };
+      const write = async (title: string) => ((await ok(await branch.api.post('/api/notes', { token: dora, body: { title, content: 'from the branch' } }), 201)) as { id: number }).id;
+      const harbour = await write('Harbour log');
+      const pier = await write('Pier notes');
+      await run();
+      assert.deepEqual((await centralNotes()).map((n) => n.title).sort(), ['Harbour log', 'Pier notes']);
+
+      await ok(await branch.api.delete(`/api/notes/${harbour}`, { token: dora }));
+      await ok(await branch.api.delete(`/api/notes/${pier}`, { token: dora }));
+      // Pier notes is edited at headquarters after its deletion on the branch: the later change wins.
+      const pierCentral = (await centralNotes()).find((n) => n.title === 'Pier notes')!;
+      await ok(await central.api.put(`/api/notes/${pierCentral.id}`, { token: doraCentral, body: { content: 'kept at headquarters' } }));
+      assert.equal((await run()).conflicts, 0);
+      assert.deepEqual((await centralNotes()).map((n) => [n.title, n.content]), [['Pier notes', 'kept at headquarters']]);
+
+      // Entries are told apart by their question's gid (two practice questions may share a stem).
+      const bookOf = async (node: Node, token: string) => {
+        const page = (await ok(await node.api.get('/api/exam/mistakes', { token }))) as { items?: { id: number; question_id: number }[] } | { id: number; question_id: number }[];
+        const entries = Array.isArray(page) ? page : page.items!;
+        const gids = new Map(((await node.database()('questions').whereIn('id', entries.map((e) => e.question_id)).select('id', 'gid')) as { id: number; gid: string }[]).map((q) => [Number(q.id), q.gid]));
+        return entries.map((e) => ({ id: e.id, question: gids.get(e.question_id)! }));
+      };
+      const [gone, ...kept] = await bookOf(branch, dora);
+      assert.ok(gone && kept.length, 'the practice above left entries on the branch');
+      assert.deepEqual((await bookOf(central, doraCentral)).map((e) => e.question).sort(), [gone, ...kept].map((e) => e.question).sort());
+      await ok(await branch.api.delete(`/api/exam/mistakes/${gone.id}`, { token: dora }));
+      assert.equal((await run()).conflicts, 0);
+      assert.deepEqual((await bookOf(central, doraCentral)).map((e) => e.question).sort(), kept.map((e) => e.question).sort(), 'only the entry deleted on the branch is gone');
+      await run();
+      assert.equal((await bookOf(central, doraCentral)).length, kept.length, 'the next sync changes nothing');
     });
 
     test('a media suggested on the branch goes up pending audit; a cut upload resumes and the media arrives once', async () => {
