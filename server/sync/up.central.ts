@@ -1,6 +1,6 @@
 // Central: what branches push besides exam records (docs/sync.md, "Up"): course progress (with its points), the
-// mistake book, study notes and media suggested at a branch. Each is merged so that receiving it again, or an older
-// state after a newer one, changes nothing.
+// mistake book and study notes (and their deletions), and media suggested at a branch. Each is merged so that
+// receiving it again, or an older state after a newer one, changes nothing.
 import fs from 'node:fs';
 import type { Db } from '../db/knex.js';
 import type { PushedMedia, PushedMistake, PushedMistakeDeletion, PushedNote, PushedNoteDeletion, PushedProgress, PushResult } from '../../contract/sync.js';
