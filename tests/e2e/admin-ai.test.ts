@@ -91,7 +91,7 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     await new Shell(page).open('specialists');
     const specialists = new SpecialistsPage(page);
     await specialists.create({ name: '合同审查员', key: 'contract_reviewer', jobDescription: '你负责审查合同条款。', skills: [shippedName(second.key), shippedName(first.key)] });
-    await specialists.row('合同审查员').getByText(`${second.key} → ${first.key}`).waitFor();
+    await specialists.row('合同审查员').getByText(`${shippedName(second.key)} → ${shippedName(first.key)}`).waitFor();
     await expectAccessible(page, 'the specialists page');
     await snap(page, JOURNEY, '03-specialists');
     const saved = await server.api.get('/api/specialists?state=all', { token: server.adminToken });

@@ -21,6 +21,11 @@ export default function SpecialistsPage() {
   const specialists = useQuery(aiQueries.specialists({ ...filters, page }));
   const [editing, setEditing] = useState<Specialist | 'new' | null>(null);
   const shown = useShownText();
+  const skills = useQuery(aiQueries.definitions('skill'));
+  const skillName = (key: string) => {
+    const skill = skills.data?.find((s) => s.key === key);
+    return skill ? shown(skill).name : key;
+  };
   const columns: TableColumnsType<Specialist> = [
     {
       title: t('ai.specialists.name'),
@@ -35,7 +40,7 @@ export default function SpecialistsPage() {
       ),
     },
     { title: t('ai.state'), key: 'state', render: (_, s) => <StatusTag tone={s.state === 'inactive' ? 'neutral' : 'success'}>{t(`ai.states.${s.state}`)}</StatusTag> },
-    { title: t('ai.specialists.skills'), key: 'skills', render: (_, s) => (s.allowed_skills.length ? s.allowed_skills.join(' → ') : t('common.state.none')) },
+    { title: t('ai.specialists.skills'), key: 'skills', render: (_, s) => (s.allowed_skills.length ? s.allowed_skills.map(skillName).join(' → ') : t('common.state.none')) },
     {
       title: <span className="visually-hidden">{t('ai.actions')}</span>,
       key: 'actions',
