@@ -4,8 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { once } from 'node:events';
 import { PRIVATE_FILE_MODE } from '../../data-dir.js';
 import { CentralError, failed, request } from './central-client.js';
 import type { DownloadJob, FromDownloader } from './downloader.js';
@@ -35,23 +34,25 @@ async function download(job: DownloadJob): Promise<FromDownloader> {
   if (res.statusCode === 200) have = 0; // the server sent the whole file: start over
   const restarted = res.statusCode === 200 ? crypto.createHash('sha256') : hash;
   let told = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
+  const out = fs.createWriteStream(job.part, { flags: res.statusCode === 206 ? 'a' : 'w', mode: PRIVATE_FILE_MODE, highWaterMark: 1024 * 1024 });
+  let cutOff: unknown;
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
       restarted.update(chunk);
       have += chunk.length;
       if (Date.now() - told >= PROGRESS_EVERY_MS) {
         told = Date.now();
         post({ id: job.id, type: 'progress', received: have });
       }
-      done(null, chunk);
-    },
-  });
-  const out = fs.createWriteStream(job.part, { flags: res.statusCode === 206 ? 'a' : 'w', mode: PRIVATE_FILE_MODE, highWaterMark: 1024 * 1024 });
-  try {
-    await pipeline(res, counter, out);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
   } catch (err) {
-    throw new CentralError(`The download of a file was cut off: ${(err as Error).message}`, true);
+    cutOff = err;
   }
+  // Ended, not destroyed, also when the connection was cut: the bytes that arrived are on disk for the resume to
+  // start after (a destroyed stream would drop what it still buffered, up to its high-water mark).
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  if (cutOff) throw new CentralError(`The download of a file was cut off: ${(cutOff as Error).message}`, true);
   return { id: job.id, type: 'done', received: have, sha256: restarted.digest('hex') };
 }
 
