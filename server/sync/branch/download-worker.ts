@@ -35,6 +35,12 @@ async function download(job: DownloadJob): Promise<FromDownloader> {
   const restarted = res.statusCode === 200 ? crypto.createHash('sha256') : hash;
   let told = 0;
   const out = fs.createWriteStream(job.part, { flags: res.statusCode === 206 ? 'a' : 'w', mode: PRIVATE_FILE_MODE, highWaterMark: 1024 * 1024 });
+  // A write that fails (disk full…) stops the download and is what gets reported.
+  let writeError: Error | undefined;
+  out.on('error', (err) => {
+    writeError ??= err;
+    res.destroy();
+  });
   let cutOff: unknown;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
@@ -51,7 +57,8 @@ async function download(job: DownloadJob): Promise<FromDownloader> {
   }
   // Ended, not destroyed, also when the connection was cut: the bytes that arrived are on disk for the resume to
   // start after (a destroyed stream would drop what it still buffered, up to its high-water mark).
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+  if (writeError) throw writeError;
   if (cutOff) throw new CentralError(`The download of a file was cut off: ${(cutOff as Error).message}`, true);
   return { id: job.id, type: 'done', received: have, sha256: restarted.digest('hex') };
 }
