@@ -11,7 +11,7 @@ import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { ModelRoutesPage, SpecialistsPage } from './page-models/ai-pages.js';
 import { pager, searchList } from './page-models/list-search.js';
-import { zh } from './i18n.js';
+import { en, zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
 
@@ -164,6 +164,19 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     await row.getByText('周报摘要', { exact: true }).waitFor();
     await row.getByText('把本周的文件归纳成周报。').waitFor();
     assert.equal(await row.getByText(zh('ai.builtins.document_summary.name'), { exact: true }).count(), 0);
+  });
+
+  test('the skills and specialists read in English too', async () => {
+    await new Shell(page).switchTo('en');
+    const shell = new Shell(page, 'en');
+    await shell.open('skills');
+    const skills = page.getByRole('table', { name: en('ai.skills.title') });
+    await skills.getByRole('row').filter({ hasText: 'batch_extraction' }).getByText(en('ai.builtins.batch_extraction.name'), { exact: true }).waitFor();
+    await snap(page, JOURNEY, '05-skills-en');
+    await shell.open('specialists');
+    await page.getByRole('table', { name: en('ai.specialists.title') }).getByText(`${en('ai.builtins.contract_review.name')} → ${en('ai.builtins.batch_extraction.name')}`).waitFor();
+    await snap(page, JOURNEY, '06-specialists-en');
+    await shell.switchTo('zh-CN');
   });
 
   test('no script errors or failed requests', () => {
