@@ -139,9 +139,7 @@ export async function listMistakes(db: Db, userId: number, filter: MistakeFilter
 /** Removes one entry of the user's book; false when there is no such entry of theirs. */
 export async function deleteMistake(db: Db, userId: number, id: number): Promise<boolean> {
   return db.transaction(async (trx) => {
-    if (!(await trx('exam_mistakes').where({ id, user_id: userId }).first('id'))) return false;
-    await queueMistakeDeletion(trx, id);
-    await trx('exam_mistakes').where({ id }).delete();
-    return true;
+    await queueMistakeDeletion(trx, userId, id);
+    return Number(await trx('exam_mistakes').where({ id, user_id: userId }).delete()) === 1;
   });
 }

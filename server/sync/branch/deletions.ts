@@ -11,9 +11,10 @@ type Deletion = Extract<PushedChange, { entity: 'study_note_deleted' | 'mistake_
 
 async function queue(db: Db, rowId: number, describe: (deletedAt: string) => Promise<Omit<Deletion, 'change_id'> | undefined>): Promise<void> {
   if (!(await readEnrolment(db))) return;
-  const deletion = await describe(now());
+  const stamp = now();
+  const deletion = await describe(stamp);
   if (!deletion) return;
-  await db('sync_outbox').insert({ change_id: crypto.randomUUID(), entity: deletion.entity, row_id: rowId, payload: JSON.stringify(deletion.data), created_at: now() });
+  await db('sync_outbox').insert({ change_id: crypto.randomUUID(), entity: deletion.entity, row_id: rowId, payload: JSON.stringify(deletion.data), created_at: stamp });
 }
 
 /** Queues the deletion of a study note; call it before deleting the note, in the same transaction. */
@@ -25,10 +26,10 @@ export const queueNoteDeletion = (db: Db, noteId: number): Promise<void> =>
     return row && { entity: 'study_note_deleted', data: { gid: row.gid, user_gid: row.user_gid, deleted_at } };
   });
 
-/** Queues the deletion of a mistake-book entry; call it before deleting the entry, in the same transaction. */
-export const queueMistakeDeletion = (db: Db, mistakeId: number): Promise<void> =>
+/** Queues the deletion of the user's mistake-book entry (none if it is not theirs); call it before deleting the entry, in the same transaction. */
+export const queueMistakeDeletion = (db: Db, userId: number, mistakeId: number): Promise<void> =>
   queue(db, mistakeId, async (deleted_at) => {
-    const row = (await db('exam_mistakes as m').join('users as u', 'u.id', 'm.user_id').join('questions as q', 'q.id', 'm.question_id').where('m.id', mistakeId)
+    const row = (await db('exam_mistakes as m').join('users as u', 'u.id', 'm.user_id').join('questions as q', 'q.id', 'm.question_id').where({ 'm.id': mistakeId, 'm.user_id': userId })
       .first('u.gid as user_gid', 'q.gid as question_gid')) as { user_gid: string; question_gid: string } | undefined;
     return row && { entity: 'mistake_deleted', data: { user_gid: row.user_gid, question_gid: row.question_gid, deleted_at } };
   });

@@ -22,10 +22,8 @@ export default function SpecialistsPage() {
   const [editing, setEditing] = useState<Specialist | 'new' | null>(null);
   const shown = useShownText();
   const skills = useQuery(aiQueries.definitions('skill'));
-  const skillName = (key: string) => {
-    const skill = skills.data?.find((s) => s.key === key);
-    return skill ? shown(skill).name : key;
-  };
+  const skillNames = new Map((skills.data ?? []).map((skill) => [skill.key, shown(skill).name]));
+  const skillName = (key: string) => skillNames.get(key) ?? key;
   const columns: TableColumnsType<Specialist> = [
     {
       title: t('ai.specialists.name'),
