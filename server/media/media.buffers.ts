@@ -3,6 +3,15 @@
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+export interface BufferPoolOptions {
+  /** How buffers are made (e.g. aligned for direct writes). */
+  allocate?: (size: number) => Promise<Buffer>;
+  /** How long every buffer must have been back before the pool lets them go. */
+  idleMs?: number;
+}
+
+const allocateUnsafe = async (size: number) => Buffer.allocUnsafe(size);
+
 /**
  * At most `max` buffers of `size` bytes, created on demand and reused; none left means "receive to disk instead".
  * Once every buffer has been back for `idleMs`, the pool lets them go: between uploads they are not held.
@@ -15,7 +24,7 @@ export class BufferPool {
   constructor(
     readonly size: number,
     private readonly max: number,
-    private readonly idleMs = 10_000,
+    private readonly options: BufferPoolOptions = {},
   ) {}
 
   /** Buffers that exist right now, lent or free. */
@@ -23,12 +32,17 @@ export class BufferPool {
     return this.created;
   }
 
-  acquire(): Buffer | undefined {
+  async acquire(): Promise<Buffer | undefined> {
     clearTimeout(this.idle);
     const reused = this.free.pop();
     if (reused || this.created >= this.max) return reused;
     this.created++;
-    return Buffer.allocUnsafe(this.size);
+    try {
+      return await (this.options.allocate ?? allocateUnsafe)(this.size);
+    } catch (err) {
+      this.created--;
+      throw err;
+    }
   }
 
   release(buffer: Buffer): void {
@@ -38,7 +52,7 @@ export class BufferPool {
     this.idle = setTimeout(() => {
       this.created -= this.free.length;
       this.free = [];
-    }, this.idleMs).unref();
+    }, this.options.idleMs ?? 10_000).unref();
   }
 }
 

@@ -15,7 +15,7 @@ import { readChunkForm } from './media.chunk-form.js';
 import { requestFolder } from './media.storage.js';
 import { addMedia, checkBinding } from './media.service.js';
 import { acceptChunk, completeUpload, describeUpload, initUpload } from './media.chunked.js';
-import type { ChunkSource } from './media.assembly.js';
+import { uploadFiles, type ChunkSource } from './media.assembly.js';
 import type { MediaDirs } from './media.storage.js';
 import { Binding, ChunkFields, CompleteBody, SuggestFields, UploadId, UploadInit } from './media.schema.js';
 import { collectYoungGarbage } from '../http/young-gc.js';
@@ -59,7 +59,7 @@ async function readInto(ctx: Context, buffer: Buffer, size: number): Promise<Buf
  */
 export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   const direct = receiveUpload(dirs, { maxFileSize: MEDIA_DIRECT_MAX_BYTES });
-  const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY);
+  const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY, { allocate: (size) => uploadFiles(dirs).allocateBuffer(size) });
 
   /**
    * Runs a chunk handler with a pooled buffer when one is free and a request folder made on demand (for a chunk that
@@ -70,7 +70,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
     ctx: Context,
     handle: (buffer: Buffer | undefined, folder: () => Promise<string>, keep: () => () => void) => Promise<void>,
   ) => {
-    const buffer = chunkBuffers.acquire();
+    const buffer = await chunkBuffers.acquire();
     let kept = false;
     const keep = () => {
       kept = true;

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { acceptChunk, sweepUploads } from '../../server/media/media.chunked.js';
-import { mediaDirs } from '../../server/media/media.storage.js';
+import { mediaDirs, storedFilePath } from '../../server/media/media.storage.js';
+import { cachedBytes, takesDirectWrites } from '../support/page-cache.js';
 import { CHUNK, approve, downloadSha256, filesUnder, sendChunk, sha256 } from './media-fixtures.js';
 
 const INIT = '/api/media/upload/init';
@@ -201,6 +202,19 @@ describe('media: chunked upload', () => {
     await sendAll(upload_id, data, [1]);
     const done = await s.api.post(COMPLETE, { token: employee.token, body: { upload_id } });
     assert.equal(done.status, 201, done.text);
+    assert.deepEqual(await servedSha256(done.body.data.id), { sha256: sha256(data), bytes: data.length });
+  });
+
+  test('whole chunks are written around the page cache: a finished upload leaves at most its last chunk cached', async (t) => {
+    if (!(await takesDirectWrites(mediaDirs(s.dataDir).chunks))) return t.skip('no O_DIRECT on this file system');
+    const data = crypto.randomBytes(3 * CHUNK + 1000);
+    const { upload_id } = await init(data.length, 'uncached.bin');
+    await sendAll(upload_id, data, [0, 1, 2, 3]);
+    const done = await s.api.post(COMPLETE, { token: employee.token, body: { upload_id } });
+    assert.equal(done.status, 201, done.text);
+    const { storage_key } = await s.server.db('media_files').where({ id: done.body.data.id }).first();
+    const cached = await cachedBytes(storedFilePath(mediaDirs(s.dataDir), storage_key));
+    assert.ok(cached <= 4096, `${cached} bytes of the file are cached`);
     assert.deepEqual(await servedSha256(done.body.data.id), { sha256: sha256(data), bytes: data.length });
   });
 

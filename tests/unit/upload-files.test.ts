@@ -10,6 +10,8 @@ import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { UploadFiles } from '../../server/media/media.assembly.js';
 import { BufferPool } from '../../server/media/media.buffers.js';
+import { ALIGNMENT, directWritable } from '../../server/media/media.direct-io.js';
+import { cachedBytes, takesDirectWrites } from '../support/page-cache.js';
 import { mediaDirs, partialFilePath, uploadDir, type MediaDirs } from '../../server/media/media.storage.js';
 
 const PIECE = 64 * 1024;
@@ -85,17 +87,40 @@ test('onDurable hears of every flush: in the background as data piles up, and wh
 });
 
 test('the chunk buffer pool reuses its buffers, lends no more than its maximum, and lets them go once all are back and idle', async () => {
-  const pool = new BufferPool(1024, 2, 20);
-  const first = pool.acquire()!;
-  const second = pool.acquire()!;
-  assert.equal(pool.acquire(), undefined, 'a third chunk goes through a file');
+  const pool = new BufferPool(1024, 2, { idleMs: 20 });
+  const first = (await pool.acquire())!;
+  const second = (await pool.acquire())!;
+  assert.equal(await pool.acquire(), undefined, 'a third chunk goes through a file');
   pool.release(first);
-  assert.equal(pool.acquire(), first, 'a buffer given back is lent again');
+  assert.equal(await pool.acquire(), first, 'a buffer given back is lent again');
   pool.release(first);
   await delay(60);
   assert.equal(pool.allocated, 2, 'nothing goes while a buffer is still lent');
   pool.release(second);
   await delay(60);
   assert.equal(pool.allocated, 0, 'all back and idle: the pool holds none');
-  assert.notEqual(pool.acquire(), first, 'the next chunk gets a new buffer');
+  assert.notEqual(await pool.acquire(), first, 'the next chunk gets a new buffer');
+});
+
+test('whole chunks in buffers from allocateBuffer are written around the page cache; the rest goes through it', async (t) => {
+  if (!(await takesDirectWrites(dirs.chunks))) return t.skip('no O_DIRECT on this file system');
+  const files = new UploadFiles(dirs);
+  const buffers = await Promise.all([files.allocateBuffer(PIECE), files.allocateBuffer(PIECE)]);
+  assert.ok(buffers.every((buffer) => buffer.length === PIECE && directWritable(buffer, 0)), 'the buffers are aligned');
+  const data = crypto.randomBytes(3 * PIECE + 100);
+  await files.create('u6');
+  // Out of order, the last (short) chunk first; the first chunk from a plain buffer, which is not aligned.
+  await files.writeAt('u6', { kind: 'memory', bytes: data.subarray(3 * PIECE) }, 3 * PIECE);
+  for (const index of [2, 1]) {
+    const buffer = buffers[index - 1]!;
+    data.copy(buffer, 0, index * PIECE, (index + 1) * PIECE);
+    await files.writeAt('u6', { kind: 'memory', bytes: buffer }, index * PIECE);
+  }
+  await files.writeAt('u6', { kind: 'memory', bytes: Buffer.from(data.subarray(0, PIECE)) }, 0);
+  const merged = await files.finish('u6', data.length);
+  const cached = await cachedBytes(merged);
+  assert.ok(cached <= PIECE + ALIGNMENT, `only the chunks written through the cache are in it (${cached} bytes)`);
+  assert.ok((await fs.readFile(merged)).equals(data));
+  await files.closeAll();
+  await files.remove('u6');
 });
