@@ -43,7 +43,9 @@ export class AlignedBuffers {
   async allocate(size: number): Promise<Buffer> {
     const probe = await (this.probe ??= this.openProbe());
     const raw = Buffer.allocUnsafeSlow(size + ALIGNMENT);
-    if (probe) {
+    if (probe && size >= ALIGNMENT) {
+      // What the probe writes to disk: zeros, not whatever this memory held before.
+      raw.fill(0, 0, 2 * ALIGNMENT);
       for (let start = 0; start < ALIGNMENT; start += ADDRESS_STEP) {
         try {
           await probe.write(raw, start, ALIGNMENT, 0);
