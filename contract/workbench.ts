@@ -1,5 +1,6 @@
 // The digital-worker workbench (spec 2.2, 2.3.1, part 3, 4.8, 4.11): specialists, skills, app definitions,
 // actions, tasks with runs and artifacts, projects and study notes. Fields named `*_json` carry compact JSON text.
+import type { Locale } from './users.js';
 
 export type SpecialistState = 'active' | 'inactive' | 'system';
 export type DefinitionState = 'active' | 'inactive';
@@ -9,8 +10,8 @@ export const GENERAL_ASSISTANT_KEY = 'general_assistant';
 
 /**
  * The names and descriptions the built-ins ship with, as seeded (in English, so that the API's data does not depend
- * on a language). The app shows them in the reader's language (ai.builtins.<key> in the renderer's translations) for
- * as long as they are unchanged; a name or description an admin wrote is shown as written.
+ * on a language). The app shows them in the reader's language (BUILTIN_TEXTS) for as long as they are unchanged; a
+ * name or description an admin wrote is shown as written.
  */
 export const SHIPPED_TEXTS = {
   batch_extraction: { name: 'Batch extraction', description: 'Extracts the same fields from several documents into one table, one row per document.' },
@@ -29,6 +30,22 @@ export const SHIPPED_TEXTS = {
 } as const satisfies Record<string, { name: string; description?: string }>;
 
 export type ShippedKey = keyof typeof SHIPPED_TEXTS;
+
+/**
+ * The shipped texts in every interface language. They live here rather than in the renderer's translation files
+ * because the server needs them too: a search finds an unchanged built-in by its name in any language.
+ */
+export const BUILTIN_TEXTS: Record<Locale, Record<ShippedKey, { name: string; description?: string }>> = {
+  'zh-CN': {
+    batch_extraction: { name: '批量提取', description: '从多份文档中提取同样的字段，汇成一张表，每份文档一行。' },
+    contract_review: { name: '合同审查', description: '按检查清单审查合同，写出列明发现和风险的 Markdown 报告。' },
+    document_summary: { name: '文档摘要', description: '把文档归纳成一份简短的 Markdown 简报，列出要点和待解决的问题。' },
+    call_review: { name: '通话复盘（按说话人）', description: '按说话人复盘转写后的客户通话：谁问了什么、需求、异议、承诺和下一步。' },
+    call_analysis: { name: '通话分析', description: '分析带说话人标签的通话：每人的发言时长和占比、最长的一段独白、提问和打断次数（由转写算出），再列出提出的异议和做出的承诺。' },
+    [GENERAL_ASSISTANT_KEY]: { name: '通用助手' },
+  },
+  en: SHIPPED_TEXTS,
+};
 
 export interface Specialist {
   id: number;

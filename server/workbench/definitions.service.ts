@@ -5,7 +5,7 @@ import { WorkbenchErrorCode } from '../../contract/workbench.js';
 import { AppError, notFound } from '../http/errors.js';
 import { parseJson, toBool } from '../db/rows.js';
 import { now } from '../db/time.js';
-import { searchAndPage } from '../db/paginate.js';
+import { searchByNameAndPage } from './search-by-name.js';
 import { assertKeyFree, givenFields } from './fields.js';
 import type { DefinitionFilter, DefinitionInput } from './definitions.schema.js';
 
@@ -60,7 +60,7 @@ export async function listDefinitions<K extends DefinitionKind>(db: Db, kind: K,
   if (!isAdmin) query.where({ state: 'active', exposed_to_user: true });
   if (filter.state) query.where({ state: filter.state });
   if (filter.exposed_to_user !== undefined) query.where({ exposed_to_user: filter.exposed_to_user });
-  return (await searchAndPage(query, ['key', 'name'], filter)).map((row) => toDefinition<K>(row));
+  return (await searchByNameAndPage(query, filter)).map((row) => toDefinition<K>(row));
 }
 
 export async function getDefinition<K extends DefinitionKind>(db: Db, kind: K, id: number, isAdmin = true): Promise<DefinitionOf<K>> {

@@ -9,7 +9,7 @@ import { assertKeyFree, givenFields } from './fields.js';
 import { findSkillsByKeys } from './definitions.service.js';
 import { GENERAL_ASSISTANT } from './builtins.js';
 import type { SpecialistInput, SpecialistListFilter } from './specialists.schema.js';
-import { searchAndPage } from '../db/paginate.js';
+import { searchByNameAndPage } from './search-by-name.js';
 
 const TABLE = 'specialists';
 
@@ -48,7 +48,7 @@ export async function listSpecialists(db: Db, { state, ...filter }: SpecialistLi
   } else {
     query.where('state', state || 'active');
   }
-  return (await searchAndPage(query, ['key', 'name'], filter)).map(toSpecialist);
+  return (await searchByNameAndPage(query, filter)).map(toSpecialist);
 }
 
 export async function getSpecialist(db: Db, id: number): Promise<Specialist> {

@@ -138,4 +138,19 @@ describe('workbench and AI admin lists: search and paging', () => {
       await assertBadPagingIs400(path, s.adminToken);
     }
   });
+
+  test('an unchanged built-in is found by the name the app shows in any language; once renamed, by its new name only', async () => {
+    const keys = async (path: string, q: string) => (await list(`${path}${path.includes('?') ? '&' : '?'}q=${encodeURIComponent(q)}`, s.adminToken)).map((r) => r.key);
+    assert.deepEqual(await keys('/api/skills', '批量'), ['batch_extraction']);
+    assert.deepEqual(await keys('/api/skills', 'batch EXTRACTION'), ['batch_extraction'], 'the stored English name as before');
+    assert.deepEqual(await keys('/api/skills', '通话'), ['call_review', 'call_analysis']);
+    assert.deepEqual(await keys('/api/specialists?state=system', '通用助手'), ['general_assistant']);
+    assert.deepEqual(await keys('/api/xapps', '批量'), [], 'a search of apps does not bring skills');
+
+    const skill = (await list('/api/skills?q=batch_extraction', s.adminToken))[0]!;
+    assert.equal((await s.api.put(`/api/skills/${skill.id}`, { token: s.adminToken, body: { name: '字段抽取' } })).status, 200);
+    assert.deepEqual(await keys('/api/skills', '批量'), [], 'renamed: the shipped names no longer apply');
+    assert.deepEqual(await keys('/api/skills', '抽取'), ['batch_extraction']);
+    assert.deepEqual(await keys('/api/skills', 'Batch extraction'), []);
+  });
 });

@@ -14,10 +14,13 @@ import { pager, searchList } from './page-models/list-search.js';
 import { en, zh } from './i18n.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
+import { BUILTIN_TEXTS, type ShippedKey } from '../../contract/workbench.js';
+import type { Locale } from '../../contract/users.js';
 
 const JOURNEY = 'admin-ai';
-/** A built-in skill's name as the Chinese interface shows it. */
-const shippedName = (key: string) => zh(`ai.builtins.${key}.name`);
+/** A built-in's unchanged text as the interface shows it, Chinese unless said otherwise. */
+const builtin = (key: string, language: Locale = 'zh-CN') => BUILTIN_TEXTS[language][key as ShippedKey];
+const shippedName = (key: string) => builtin(key).name;
 const SECRET = 'sk-fake-secret-73519';
 
 describe('admin sets up model routes and specialists in Chromium', { skip: skipWithoutChromium }, () => {
@@ -140,6 +143,11 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     await searchList(page, zh('ai.skills.search'), first!.key);
     await table.getByRole('row').filter({ hasText: shippedName(other!.key) }).waitFor({ state: 'detached' });
     await table.getByRole('row').filter({ hasText: shippedName(first!.key) }).waitFor();
+    // By part of the name the page shows (the stored name is the English one).
+    const otherName = shippedName(other!.key);
+    await searchList(page, zh('ai.skills.search'), otherName.slice(0, 2));
+    await table.getByRole('row').filter({ hasText: otherName }).waitFor();
+    await table.getByRole('row').filter({ hasText: shippedName(first!.key) }).waitFor({ state: 'detached' });
     await searchList(page, zh('ai.skills.search'), '没有这个');
     await page.getByText(zh('ai.noMatch')).waitFor();
     await shell.open('apps');
@@ -154,8 +162,8 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     await new Shell(page).open('skills');
     const table = page.getByRole('table', { name: zh('ai.skills.title') });
     const row = table.getByRole('row').filter({ hasText: 'document_summary' });
-    await row.getByText(zh('ai.builtins.document_summary.name'), { exact: true }).waitFor();
-    await row.getByText(zh('ai.builtins.document_summary.description')).waitFor();
+    await row.getByText(builtin('document_summary').name, { exact: true }).waitFor();
+    await row.getByText(builtin('document_summary').description!).waitFor();
     assert.equal(await row.getByText(summary.description).count(), 0, 'the English description is not shown');
 
     const edited = await server.api.put(`/api/skills/${summary.id}`, { token: server.adminToken, body: { name: '周报摘要', description: '把本周的文件归纳成周报。' } });
@@ -163,7 +171,7 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     await page.reload();
     await row.getByText('周报摘要', { exact: true }).waitFor();
     await row.getByText('把本周的文件归纳成周报。').waitFor();
-    assert.equal(await row.getByText(zh('ai.builtins.document_summary.name'), { exact: true }).count(), 0);
+    assert.equal(await row.getByText(builtin('document_summary').name, { exact: true }).count(), 0);
   });
 
   test('the skills and specialists read in English too', async () => {
@@ -171,10 +179,10 @@ describe('admin sets up model routes and specialists in Chromium', { skip: skipW
     const shell = new Shell(page, 'en');
     await shell.open('skills');
     const skills = page.getByRole('table', { name: en('ai.skills.title') });
-    await skills.getByRole('row').filter({ hasText: 'batch_extraction' }).getByText(en('ai.builtins.batch_extraction.name'), { exact: true }).waitFor();
+    await skills.getByRole('row').filter({ hasText: 'batch_extraction' }).getByText(builtin('batch_extraction', 'en').name, { exact: true }).waitFor();
     await snap(page, JOURNEY, '05-skills-en');
     await shell.open('specialists');
-    await page.getByRole('table', { name: en('ai.specialists.title') }).getByText(`${en('ai.builtins.contract_review.name')} → ${en('ai.builtins.batch_extraction.name')}`).waitFor();
+    await page.getByRole('table', { name: en('ai.specialists.title') }).getByText(`${builtin('contract_review', 'en').name} → ${builtin('batch_extraction', 'en').name}`).waitFor();
     await snap(page, JOURNEY, '06-specialists-en');
     await shell.switchTo('zh-CN');
   });

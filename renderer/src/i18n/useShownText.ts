@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { SHIPPED_TEXTS, type ShippedKey } from '../../../contract/workbench';
+import { BUILTIN_TEXTS, SHIPPED_TEXTS, type ShippedKey } from '../../../contract/workbench';
+import { DEFAULT_LANGUAGE, isLanguage } from './languages';
 
 interface Named {
   key: string;
@@ -7,19 +8,22 @@ interface Named {
   description?: string;
 }
 
-const shippedText = (key: string) => (Object.hasOwn(SHIPPED_TEXTS, key) ? (SHIPPED_TEXTS[key as ShippedKey] as { name: string; description?: string }) : undefined);
+const isShipped = (key: string): key is ShippedKey => Object.hasOwn(SHIPPED_TEXTS, key);
 
 /**
  * A skill's or specialist's name and description as the reader sees them: a built-in's shipped text (stored in
  * English) in the reader's language while it is unchanged, and whatever an admin wrote as written.
  */
 export function useShownText() {
-  const { t } = useTranslation();
+  const { i18n } = useTranslation();
+  const texts = BUILTIN_TEXTS[isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE];
   return ({ key, name, description = '' }: Named): { name: string; description: string } => {
-    const shipped = shippedText(key);
+    if (!isShipped(key)) return { name, description };
+    const shipped: { name: string; description?: string } = SHIPPED_TEXTS[key];
+    const translated = texts[key];
     return {
-      name: shipped && name === shipped.name ? t(`ai.builtins.${key as ShippedKey}.name`) : name,
-      description: shipped?.description && description === shipped.description ? t(`ai.builtins.${key as Exclude<ShippedKey, 'general_assistant'>}.description`) : description,
+      name: name === shipped.name ? translated.name : name,
+      description: shipped.description !== undefined && description === shipped.description ? (translated.description ?? description) : description,
     };
   };
 }
