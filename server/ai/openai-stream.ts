@@ -107,6 +107,7 @@ export async function streamCompletion(
     // A server that ignores stream:true answers one JSON completion.
     if (res.headers.get('content-type')?.includes('application/json')) {
       absorb((await res.json()) as CompletionChunk);
+      if (progress.firstTokenAt === null) throw new UpstreamError('the model answered nothing');
       return progress.text;
     }
     if (!res.body) throw new UpstreamError('empty response body');
@@ -142,8 +143,9 @@ export async function streamCompletion(
     } finally {
       await reader.cancel().catch(() => undefined);
     }
-    // A stream cut before [DONE] that carried nothing is a failed route (worth the retry), not an empty reply.
-    if (!finished && progress.firstTokenAt === null) throw new UpstreamError('the stream ended before any reply');
+    // A stream that carried no text, cut before [DONE] or not, is a failed route (worth the retry): an empty reply
+    // would be shown and kept as the assistant's answer.
+    if (progress.firstTokenAt === null) throw new UpstreamError(finished ? 'the model answered nothing' : 'the stream ended before any reply');
     return progress.text;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;

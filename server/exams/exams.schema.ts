@@ -95,7 +95,7 @@ const AnswerMap = z.custom<Record<string, unknown>>((value) => typeof value === 
 
 export const SubmitBody = z.object({
   session_id: z.string().trim().min(1).max(64),
-  answers: AnswerMap.default({}),
+  answers: AnswerMap,
   time_spent_sec: z.number().int().min(0).max(10_000_000).optional(),
 });
 export type SubmitInput = z.output<typeof SubmitBody>;

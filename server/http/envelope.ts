@@ -21,17 +21,25 @@ export function sendRaw(ctx: Context): void {
 }
 
 /** Turns anything thrown by Koa, koa-body or the body parser into an AppError. */
-function toAppError(err: unknown): AppError {
+export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const driver = fromDriverError(err);
   if (driver) return driver;
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string };
+  // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR, brotli's ERR__ERROR_*) carry no status: a body that does not match its
+  // Content-Encoding.
+  if (typeof e?.code === 'string' && /^(Z_|ERR__ERROR_)/.test(e.code)) {
+    return new AppError(400, ErrorCode.badRequest, 'The request body could not be decompressed: it does not match its Content-Encoding');
+  }
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413 || e.code === 'ERR_FS_FILE_TOO_LARGE' || /maxFileSize|maxTotalFileSize|too large/i.test(e.message ?? '')) {
       return new AppError(413, ErrorCode.payloadTooLarge, 'The request body is larger than allowed');
     }
     if (status === 415) return new AppError(415, ErrorCode.unsupportedMediaType, e.message ?? 'Unsupported media type');
+    if (/forbidden prototype property/i.test(e.message ?? '')) {
+      return new AppError(400, ErrorCode.invalidJson, 'The request body contains a "__proto__" or "constructor.prototype" key, which is refused');
+    }
     if (/JSON|Unexpected token|parse/i.test(e.message ?? '')) {
       return new AppError(400, ErrorCode.invalidJson, 'The request body is not valid JSON');
     }
@@ -60,7 +68,8 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
       ctx.body = `{"data":${ctx.body.json},"error":null,"message":"success"}`;
       return;
     }
-    ctx.body = success(ctx.body ?? null);
+    // The router answers OPTIONS with the Allow header and an empty body: data is null, not "".
+    ctx.body = success(ctx.method === 'OPTIONS' && ctx.body === '' ? null : (ctx.body ?? null));
   } catch (err) {
     const appError = toAppError(err);
     if (appError.status >= 500) ctx.app.emit('error', err, ctx);

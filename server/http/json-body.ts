@@ -1,8 +1,15 @@
 // The JSON request body, parsed as koa-body did it here (json only, 2 MB, any JSON value) without loading koa-body:
 // koa-body pulls in formidable, co-body's form and text parsers and qs, some 130 ms of module loading at every start
 // for parsers only multipart routes use (they load koa-body on their first request, see multipart.ts).
+//
+// A body that cannot be read (malformed, too large, not decompressible) is not refused here but when a handler asks
+// for it (parseBody), which is after the route's authentication and role checks: a request without a valid token
+// gets its 401, and an employee on an admin endpoint its 403, whatever body they sent.
 import { createRequire } from 'node:module';
 import type { Context, Middleware } from 'koa';
+import { AppError } from './errors.js';
+import { toAppError } from './envelope.js';
+import { ErrorCode } from '../../contract/envelope.js';
 
 type JsonParser = (ctx: Context, options: { encoding: string; limit: string; strict: boolean; returnRawBody: boolean }) => Promise<unknown>;
 // co-body's JSON parser alone (raw-body with its limits and content-length check, inflation, prototype-poisoning
@@ -13,11 +20,32 @@ const parseJson = createRequire(import.meta.url)('co-body/lib/json.js') as JsonP
 const JSON_TYPES = ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/reports+json'];
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+const unreadable = new WeakMap<Context, AppError>();
+
 export function jsonBody({ limit }: { limit: string }): Middleware {
   return async (ctx, next) => {
     if (PARSED_METHODS.has(ctx.method) && ctx.is(JSON_TYPES)) {
-      ctx.request.body = (await parseJson(ctx, { encoding: 'utf-8', limit, strict: false, returnRawBody: false })) as typeof ctx.request.body;
+      try {
+        ctx.request.body = (await parseJson(ctx, { encoding: 'utf-8', limit, strict: false, returnRawBody: false })) as typeof ctx.request.body;
+      } catch (err) {
+        unreadable.set(ctx, toAppError(err));
+      }
     }
     return next();
   };
+}
+
+const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+
+/**
+ * The JSON body for a handler: the error that kept it from being read, or a 415 for a body sent as something else
+ * than JSON (it would otherwise read as empty, and each field be reported missing).
+ */
+export function jsonBodyOf(ctx: Context): unknown {
+  const error = unreadable.get(ctx);
+  if (error) throw error;
+  if (ctx.request.body === undefined && hasBody(ctx) && !ctx.is(JSON_TYPES) && !ctx.is('multipart')) {
+    throw new AppError(415, ErrorCode.unsupportedMediaType, `Send the request body as application/json (got ${ctx.get('content-type') || 'no Content-Type'})`);
+  }
+  return ctx.request.body;
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { notFound, validationFailed } from './errors.js';
+import { jsonBodyOf } from './json-body.js';
 
 function describe(error: z.ZodError): { message: string; fields: { path: string; message: string }[] } {
   const fields = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
@@ -19,7 +20,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 
 /** The JSON body, validated. A missing body is treated as an empty object so required fields report by name. */
 export const parseBody = <S extends z.ZodType>(ctx: Context, schema: S): z.output<S> =>
-  parseWith(schema, ctx.request.body ?? {});
+  parseWith(schema, jsonBodyOf(ctx) ?? {});
 
 export const parseQuery = <S extends z.ZodType>(ctx: Context, schema: S): z.output<S> => parseWith(schema, ctx.query);
 

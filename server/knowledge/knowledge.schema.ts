@@ -5,7 +5,11 @@ export const AuditBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('approve'), reject_reason: z.string().optional() }),
   z.object({
     action: z.literal('reject'),
-    reject_reason: z.string({ error: 'is required to reject' }).trim().min(1, 'is required to reject').max(2000),
+    reject_reason: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required to reject' : 'must be a string') })
+      .trim()
+      .min(1, 'is required to reject')
+      .max(2000, 'must be at most 2000 characters'),
   }),
 ], { error: 'must be "approve" or "reject"' });
 

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
-import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { z } from 'zod';
+import { parseBody, parseId, parseQuery, parseWith, QueryBool } from '../http/validate.js';
 import { formField, multipart, requireFile } from '../http/multipart.js';
 import { validationFailed } from '../http/errors.js';
 import { categoriesJson, listProductsJson } from './products.repository.js';
@@ -9,6 +10,8 @@ import { importProducts } from './products.import.js';
 import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
 
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+const DryRun = z.object({ dry_run: QueryBool });
 
 export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/products' });
@@ -22,7 +25,8 @@ export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   });
 
   router.post('/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {
-    const dryRun = [ctx.query.dry_run, formField(ctx, 'dry_run')].some((v) => v === 'true' || v === '1');
+    // In the query or as a form field; anything but true/false/1/0 is a 400 rather than a real import.
+    const dryRun = [ctx.query.dry_run, formField(ctx, 'dry_run')].some((v) => v !== undefined && parseWith(DryRun, { dry_run: v }).dry_run);
     const report = await importProducts(db, requireFile(ctx), dryRun);
     if (report.errors.length && !dryRun) {
       const first = report.errors.slice(0, 3).map((e) => `row ${e.row}${e.field ? ` (${e.field})` : ''}: ${e.error}`);

@@ -20,10 +20,12 @@ interface ThrottleRow {
   locked_until: string | null;
 }
 
-/** The keys a login attempt counts against: its account (per address for admins) and its address. */
+/**
+ * The keys a login attempt counts against: its account (per address for admins) and its address. Usernames are
+ * case-sensitive (emp1 and EMP1 are two accounts), so failures as one never lock the other.
+ */
 export function throttleKeys(username: string, address: string, isAdmin: boolean): { account: string; address: string } {
-  const name = username.toLowerCase();
-  return { account: isAdmin ? `account:${name}@${address}` : `account:${name}`, address: `address:${address}` };
+  return { account: isAdmin ? `account:${username}@${address}` : `account:${username}`, address: `address:${address}` };
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Db } from '../db/knex.js';
 import { now } from '../db/time.js';
 import { readConfig } from '../system/config.service.js';
-import { configDefinitions } from '../system/config.definitions.js';
+import { configDefinition } from '../system/config.definitions.js';
 
 export { PARAMETERS_GID } from '../db/migrations/016_sync_more.js';
 export const PARAMETERS_ENTITY = 'parameters';
@@ -24,7 +24,7 @@ export async function applyParameters(db: Db, data: Record<string, unknown>): Pr
   const values = (data.values ?? {}) as Record<string, unknown>;
   const stamp = now();
   for (const [key, value] of Object.entries(values)) {
-    const parsed = key === 'branch_parameters' ? undefined : configDefinitions[key]?.schema.safeParse(value);
+    const parsed = key === 'branch_parameters' ? undefined : configDefinition(key)?.schema.safeParse(value);
     if (!parsed?.success) continue;
     await db('system_config').insert({ key, value: JSON.stringify(parsed.data), updated_at: stamp }).onConflict('key').merge(['value', 'updated_at']);
   }

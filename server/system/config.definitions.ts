@@ -50,3 +50,6 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
     default: [],
   },
 };
+
+/** The definition of a named parameter; undefined for an unknown name (and for names every object inherits, such as "constructor"). */
+export const configDefinition = (key: string): ConfigDefinition | undefined => (Object.hasOwn(configDefinitions, key) ? configDefinitions[key] : undefined);

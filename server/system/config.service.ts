@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { SystemConfig } from '../../contract/system.js';
 import { now } from '../db/time.js';
 import { validationFailed } from '../http/errors.js';
-import { configDefinitions } from './config.definitions.js';
+import { configDefinition, configDefinitions } from './config.definitions.js';
 import { perDatabase } from '../db/read-cache.js';
 
 type Value = SystemConfig[string];
@@ -44,7 +44,7 @@ export async function readConfigValue<T extends Value>(db: Db, key: string): Pro
 export function publicConfig(config: SystemConfig): SystemConfig {
   const out: SystemConfig = {};
   for (const [key, value] of Object.entries(config)) {
-    out[key] = configDefinitions[key]?.secret ? maskSecret(String(value)) : value;
+    out[key] = configDefinition(key)?.secret ? maskSecret(String(value)) : value;
   }
   return out;
 }
@@ -55,7 +55,7 @@ export async function writeConfig(db: Db, configs: Record<string, unknown>): Pro
   const updates: [string, Value][] = [];
   const errors: { path: string; message: string }[] = [];
   for (const [key, raw] of Object.entries(configs)) {
-    const def = configDefinitions[key];
+    const def = configDefinition(key);
     if (!def) {
       errors.push({ path: `configs.${key}`, message: 'unknown parameter' });
       continue;

@@ -162,6 +162,11 @@ describe('products and courses', () => {
       const goodDry = await s.api.post('/api/products/import', { ...admin(), form: fileForm('ok.json', JSON.stringify([{ code: 'DRY-1', name: 'Dry' }]), { dry_run: 'true' }) });
       assert.equal(goodDry.body.data.created, 1);
       assert.equal(goodDry.body.data.imported, 0);
+      for (const [query, field] of [['?dry_run=yes', undefined], ['?dry_run=TRUE', undefined], ['', 'maybe']] as const) {
+        const unclear = await s.api.post(`/api/products/import${query}`, { ...admin(), form: fileForm('ok.json', JSON.stringify([{ code: 'DRY-2', name: 'Dry' }]), field ? { dry_run: field } : {}) });
+        assert.deepEqual([unclear.status, unclear.body.error], [400, 'validation_failed'], `${query}${field ?? ''}: an unclear dry_run imports nothing`);
+        assert.match(unclear.body.message, /dry_run/);
+      }
       assert.equal((await s.api.get('/api/products?status=all', admin())).body.data.length, before);
     });
 

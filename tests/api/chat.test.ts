@@ -321,6 +321,27 @@ describe('AI coach chat /api/ai-chat', () => {
       assert.deepEqual([second.route_id, second.status, second.attempt], [route.id, 'ok', 2]);
     });
 
+    test('a reply with no text is a failed route too: the next route answers, nothing empty is kept', async () => {
+      await clearRoutes();
+      await setConfigRoute(modelA.baseUrl);
+      modelB.behave({ chunks: ['Second', ' route'] });
+      await addRoute({ name: 'Backup', base_url: modelB.baseUrl, api_key: 'sk-backup-key-7777', priority: 10 });
+      for (const stream of [true, false]) {
+        modelA.behave({ chunks: [], ...(stream ? {} : { ignoreStream: true }) });
+        const res = await send(alice.token, { message: `Say something (${stream ? 'stream' : 'json'})` });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(replyText(parseEvents(res.text)), 'Second route');
+        const [second, first] = await lastCalls(2);
+        assert.deepEqual([first.status, second.status, second.attempt], ['failed', 'ok', 2]);
+        assert.match(first.error, /answered nothing/);
+      }
+      modelB.behave({ chunks: [] });
+      const none = await send(alice.token, { message: 'Nobody answers' });
+      assert.deepEqual([none.status, none.body.error], [500, 'model_route_failed']);
+      const history = (await ts.api.get('/api/ai-chat/history', { token: alice.token })).body.data.messages as { role: string; content: string }[];
+      assert.ok(history.every((m) => m.content !== ''), 'no empty message is kept');
+    });
+
     test('routes are tried by ascending priority, disabled ones skipped, at most two attempts', async () => {
       await clearRoutes();
       modelA.behave({ failStatus: 503 });

@@ -445,6 +445,7 @@ describe('submit and grading', () => {
       ['answers as a string', { session_id: session.session_id, answers: 'B' }],
       ['answers as a number', { session_id: session.session_id, answers: 3 }],
       ['answers null', { session_id: session.session_id, answers: null }],
+      ['answers missing', { session_id: session.session_id }],
       ['missing session_id', { answers: {} }],
       ['numeric session_id', { session_id: 12, answers: {} }],
       ['negative time', { session_id: session.session_id, answers: {}, time_spent_sec: -1 }],

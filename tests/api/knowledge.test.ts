@@ -224,6 +224,12 @@ describe('knowledge sources /api/knowledge', () => {
       assert.equal(res.body.error, 'validation_failed');
       assert.equal((await status(id)).status, 'pending');
     }
+    // Each refusal says what is wrong with the reason, not that it is missing.
+    for (const [reason, message] of [[undefined, /is required to reject/], ['x'.repeat(2001), /at most 2000 characters/], [['x'], /must be a string/]] as const) {
+      const res = await audit(id, { action: 'reject', reject_reason: reason });
+      assert.equal(res.status, 400);
+      assert.match(res.body.message, message, JSON.stringify(reason)?.slice(0, 20));
+    }
     const res = await audit(id, { action: 'reject', reject_reason: '内容过时' });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, { status: 'rejected', source_id: id, reject_reason: '内容过时' });

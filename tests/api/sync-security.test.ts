@@ -29,12 +29,22 @@ describe('login throttling', () => {
     assert.ok(Number(locked.headers.get('retry-after')) > 0);
 
     const lockouts = (await ts.api.get('/api/security/lockouts', { token: ts.adminToken })).body.data as { key: string }[];
-    const key = `account:${eve.username.toLowerCase()}`;
+    const key = `account:${eve.username}`;
     assert.ok(lockouts.some((l) => l.key === key));
     assert.equal((await ts.api.delete(`/api/security/lockouts/${encodeURIComponent(key)}`, { token: eve.token })).status, 403);
     assert.equal((await ts.api.delete(`/api/security/lockouts/${encodeURIComponent(key)}`, { token: ts.adminToken })).status, 200);
     assert.equal((await ts.api.delete(`/api/security/lockouts/${encodeURIComponent(key)}`, { token: ts.adminToken })).status, 404);
     assert.equal((await login(ts, eve.username, 'secret-pass', '10.1.0.2')).status, 200);
+  });
+
+  test('usernames differ by case, so failures as one never lock the other', async () => {
+    const lower = await ts.user('employee', {});
+    const upper = lower.username.toUpperCase();
+    const created = await ts.api.post('/api/system/users', { token: ts.adminToken, body: { username: upper, password: 'other-pass', full_name: 'Upper', role: 'employee' } });
+    assert.equal(created.status, 201, created.text);
+    for (let i = 0; i < 5; i++) assert.equal((await login(ts, upper, 'wrong', '10.4.0.1')).status, 401);
+    assert.equal((await login(ts, upper, 'other-pass', '10.4.0.2')).status, 429, 'the account that failed is locked');
+    assert.equal((await login(ts, lower.username, 'secret-pass', '10.4.0.3')).status, 200, 'the other account is not');
   });
 
   test('an admin account is locked only from the address that failed', async () => {
@@ -47,7 +57,7 @@ describe('login throttling', () => {
     const dan = await plain.user('employee');
     for (let i = 0; i < 5; i++) await login(plain, dan.username, 'wrong', `10.3.0.${i}`);
     const lockouts = (await plain.api.get('/api/security/lockouts', { token: plain.adminToken })).body.data as { key: string; failures: number }[];
-    assert.ok(lockouts.some((l) => l.key === `account:${dan.username.toLowerCase()}`));
+    assert.ok(lockouts.some((l) => l.key === `account:${dan.username}`));
     const addresses = (await plain.api.get('/api/security/audit?action=auth.login_locked', { token: plain.adminToken })).body.data as { items: { address: string }[] };
     assert.ok(addresses.items.every((entry) => !entry.address.startsWith('10.3.')));
   });

@@ -199,7 +199,7 @@ describe('system administration', () => {
     });
 
     test('invalid values and unknown names are 400 and change nothing', async () => {
-      const cases = [
+      const cases: Record<string, unknown>[] = [
         { llm_base_url: 'not a url' },
         { llm_base_url: 'ftp://example.com' },
         { jwt_expire_minutes: 0 },
@@ -207,6 +207,9 @@ describe('system administration', () => {
         { jwt_expire_minutes: 1.5 },
         { jwt_expire_minutes: 'abc' },
         { no_such_parameter: 1 },
+        { constructor: 1 },
+        { toString: 'x' },
+        { hasOwnProperty: 1 },
         { llm_model: 'ok', jwt_expire_minutes: 0 },
       ];
       for (const configs of cases) {

@@ -25,6 +25,8 @@ export interface FakeModelBehaviour {
   chunks?: string[];
   /** Answer with this HTTP status and no stream (a route failing before its first token). */
   failStatus?: number;
+  /** Answer one JSON completion even when a stream was asked for (servers that ignore stream: true). */
+  ignoreStream?: boolean;
   /** Milliseconds between chunks. */
   delayMs?: number;
   /** Send the first chunk, then break the connection (a failure after the stream started); with delayMs, the break comes that long after the chunk. */
@@ -113,7 +115,7 @@ export async function startFakeModel(initial: FakeModelBehaviour = {}): Promise<
     res.on('close', () => {
       if (!finished) state.aborted++;
     });
-    if (!body.stream) {
+    if (!body.stream || current.ignoreStream) {
       finished = true;
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({ id: 'fake', object: 'chat.completion', model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: chunks.join('') }, finish_reason: 'stop' }] }),
