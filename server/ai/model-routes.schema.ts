@@ -31,6 +31,9 @@ export const LOCAL_PROVIDERS: readonly string[] = ['local-whisper', 'local-llama
 
 export const urlNeeded = (v: { provider?: string; base_url?: string }) => LOCAL_PROVIDERS.includes(v.provider ?? '') || (v.base_url !== undefined && v.base_url !== '');
 export const urlIssue = { message: 'required (only local-whisper and local-llama routes have no URL)', path: ['base_url'] };
+/** A route that runs on this computer takes no URL (one given is refused rather than stored unused). */
+export const urlAllowed = (v: { provider?: string; base_url?: string }) => !(LOCAL_PROVIDERS.includes(v.provider ?? '') && v.base_url);
+export const localUrlIssue = { message: 'local-whisper and local-llama routes run on this computer and take no URL (omit it or send "")', path: ['base_url'] };
 
 /** Chat routes speak the OpenAI-compatible protocol or run a local GGUF model; audio routes never run a chat model. */
 export const chatNeedsOpenAi = (v: { kind?: string; provider?: string }) =>
@@ -40,7 +43,8 @@ export const chatProviderIssue = { message: 'chat routes use provider openai-com
 export const RouteCreate = RouteFields.partial({ base_url: true, api_key: true, priority: true, enabled: true, is_local: true, for_branches: true, connect_timeout_ms: true, idle_timeout_ms: true })
   .strict()
   .refine(chatNeedsOpenAi, chatProviderIssue)
-  .refine(urlNeeded, urlIssue);
+  .refine(urlNeeded, urlIssue)
+  .refine(urlAllowed, localUrlIssue);
 export type RouteCreateInput = z.output<typeof RouteCreate>;
 
 export const RouteUpdate = RouteFields.partial().strict();

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { AiRoute } from '../../contract/ai.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { maskSecret } from '../system/config.service.js';
-import { chatNeedsOpenAi, chatProviderIssue, LOCAL_PROVIDERS, urlIssue, urlNeeded, type RouteCreateInput, type RouteListFilter, type RouteUpdateInput } from './model-routes.schema.js';
+import { chatNeedsOpenAi, chatProviderIssue, LOCAL_PROVIDERS, localUrlIssue, urlAllowed, urlIssue, urlNeeded, type RouteCreateInput, type RouteListFilter, type RouteUpdateInput } from './model-routes.schema.js';
 import { deleteRouteRow, findRouteRow, insertRoute, listRouteRows, toAiRoute, updateRouteRow, type ModelRouteRow } from './model-routes.repository.js';
 
 export const DEFAULT_ROUTE_PRIORITY = 100;
@@ -54,9 +54,15 @@ export async function updateRoute(db: Db, id: number, input: RouteUpdateInput): 
   if (!chatNeedsOpenAi({ kind: changes.kind ?? current.kind, provider: changes.provider ?? current.provider })) {
     throw validationFailed(`Invalid provider: ${chatProviderIssue.message}`, [{ path: 'provider', message: chatProviderIssue.message }]);
   }
-  if (!urlNeeded({ provider: changes.provider ?? current.provider, base_url: changes.base_url ?? current.base_url })) {
+  const provider = changes.provider ?? current.provider;
+  if (!urlNeeded({ provider, base_url: changes.base_url ?? current.base_url })) {
     throw validationFailed(`Invalid base_url: ${urlIssue.message}`, [{ path: 'base_url', message: urlIssue.message }]);
   }
+  if (!urlAllowed({ provider, base_url: changes.base_url })) {
+    throw validationFailed(`Invalid base_url: ${localUrlIssue.message}`, [{ path: 'base_url', message: localUrlIssue.message }]);
+  }
+  // A route turned into a local one keeps no URL.
+  if (LOCAL_PROVIDERS.includes(provider)) changes.base_url = '';
   await updateRouteRow(db, id, changes);
   return getRoute(db, id);
 }

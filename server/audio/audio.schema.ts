@@ -4,6 +4,7 @@ import { TranscriptionJobStates } from '../../contract/audio.js';
 import { formField } from '../http/multipart.js';
 import { Paging, QueryBool, parseWith } from '../http/validate.js';
 import { MODEL_NAME } from './models.js';
+import { whisperLanguage } from './whisper-languages.js';
 
 /** `rep,customer`: the labels of the left and right channel. */
 const ChannelNames = z
@@ -17,6 +18,11 @@ const TranscribeFields = z.object({
   language: z
     .string()
     .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code such as en, zh or zh-CN')
+    .transform((code, ctx) => {
+      const language = whisperLanguage(code);
+      if (!language) ctx.addIssue({ code: 'custom', message: `${code} is not a language Whisper knows (such as en, zh, ja, yue; a region as in zh-CN is dropped)` });
+      return language ?? code;
+    })
     .optional(),
   diarize: QueryBool.optional(),
   speakers: QueryBool.optional(),

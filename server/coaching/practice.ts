@@ -14,6 +14,12 @@ type Candidate = Omit<PracticeFocus, 'id'> & { priority: number };
 
 const percent = (ratio: number) => Math.round(ratio * 100);
 
+/** Where a figure starts to need work (docs/api/coaching.md): within it, the item is a habit to keep. */
+const TALK_SHARE_LIMIT = 0.65;
+const ENOUGH_QUESTIONS = 3;
+const MONOLOGUE_SECONDS = 30;
+const LONG_MONOLOGUE_SECONDS = 60;
+
 function figureCandidates(rep: SpeakerFigures, figures: CallFigures, repSegments: LabelledSegment[]): Candidate[] {
   const base = { finding_ids: [], citations: [], scenario: false };
   const refs = (segments: LabelledSegment[]): SegmentRef[] => segments.slice(0, 3).map(segmentRef);
@@ -22,37 +28,43 @@ function figureCandidates(rep: SpeakerFigures, figures: CallFigures, repSegments
   const inMonologue = monologue ? repSegments.filter((s) => s.start >= monologue.start && s.end <= monologue.end) : [];
   const interrupting = figures.interruptions.filter((x) => x.speaker === rep.speaker).map((x) => repSegments.find((s) => Math.abs(s.start - x.at) < 0.01)).filter((s): s is LabelledSegment => !!s);
   const asking = repSegments.filter((s) => countQuestions(s.text) > 0);
+  const talkShare = percent(rep.talk_ratio);
+  const seconds = Math.round(rep.longest_monologue_seconds);
   return [
     {
       ...base,
       kind: 'talk_ratio',
-      priority: rep.talk_ratio > 0.65 ? 60 : 20 + rep.talk_ratio * 20,
-      title: `多听少说：这通电话里你说话占了 ${percent(rep.talk_ratio)}%`,
-      detail: '目标是客户说得至少和你一样多。每讲完一个要点，用一个开放式问题把话轮交给客户，再认真听完。',
+      ...(rep.talk_ratio > TALK_SHARE_LIMIT
+        ? { priority: 60, title: `多听少说：这通电话里你说话占了 ${talkShare}%`, detail: '目标是客户说得至少和你一样多。每讲完一个要点，用一个开放式问题把话轮交给客户，再认真听完。' }
+        : { priority: 20 + rep.talk_ratio * 20, title: `保持倾听：这通电话里你说话占了 ${talkShare}%`, detail: `说话占比保持在 ${percent(TALK_SHARE_LIMIT)}% 以下：讲完一个要点就把话轮交给客户。` }),
       segments: refs(longest),
     },
     {
       ...base,
       kind: 'questions',
-      priority: rep.questions < 3 ? 70 - rep.questions * 10 : 10,
-      title: `多提探询问题：整通电话你问了 ${rep.questions} 个问题`,
-      detail: '在介绍产品之前，先问清客户的目标、期限和风险承受能力（例如“这笔钱您打算放多久？”），再据此介绍。',
+      ...(rep.questions < ENOUGH_QUESTIONS
+        ? { priority: 70 - rep.questions * 10, title: `多提探询问题：整通电话你问了 ${rep.questions} 个问题`, detail: '在介绍产品之前，先问清客户的目标、期限和风险承受能力（例如“这笔钱您打算放多久？”），再据此介绍。' }
+        : { priority: 10, title: `继续多问：整通电话你问了 ${rep.questions} 个问题`, detail: '保持先问后讲：问清客户的目标、期限和风险承受能力，再介绍产品。' }),
       segments: refs(asking.length ? asking : repSegments.slice(0, 1)),
     },
     {
       ...base,
       kind: 'interruptions',
-      priority: rep.interruptions ? 50 + 5 * rep.interruptions : 0,
-      title: `不要打断客户：你打断了客户 ${rep.interruptions} 次`,
-      detail: '等客户说完再回应；如果需要澄清，先复述客户的话（“您是担心……对吗？”）。',
-      segments: refs(interrupting),
+      ...(rep.interruptions
+        ? { priority: 50 + 5 * rep.interruptions, title: `不要打断客户：你打断了客户 ${rep.interruptions} 次`, detail: '等客户说完再回应；如果需要澄清，先复述客户的话（“您是担心……对吗？”）。' }
+        : { priority: 0, title: '保持耐心：这通电话你没有打断客户', detail: '继续等客户说完再回应；需要澄清时先复述客户的话。' }),
+      segments: refs(interrupting.length ? interrupting : longest),
     },
     {
       ...base,
       kind: 'monologue',
-      priority: rep.longest_monologue_seconds > 60 ? 55 : rep.longest_monologue_seconds > 30 ? 35 : 5,
-      title: `缩短独白：你最长一段连续说了 ${Math.round(rep.longest_monologue_seconds)} 秒`,
-      detail: '把长段介绍拆成 20–30 秒的小段，每段之后确认客户是否理解、是否关心。',
+      ...(rep.longest_monologue_seconds > MONOLOGUE_SECONDS
+        ? {
+            priority: rep.longest_monologue_seconds > LONG_MONOLOGUE_SECONDS ? 55 : 35,
+            title: `缩短独白：你最长一段连续说了 ${seconds} 秒`,
+            detail: '把长段介绍拆成 20–30 秒的小段，每段之后确认客户是否理解、是否关心。',
+          }
+        : { priority: 5, title: `保持简短：你最长一段连续说了 ${seconds} 秒`, detail: `每段介绍保持在 ${MONOLOGUE_SECONDS} 秒以内，之后确认客户是否理解、是否关心。` }),
       segments: refs(inMonologue.length ? inMonologue : longest),
     },
   ];

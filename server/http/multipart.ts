@@ -3,7 +3,8 @@ import os from 'node:os';
 import type { Context, Middleware, Next } from 'koa';
 import type { koaBody as KoaBody } from 'koa-body';
 import type { File } from 'formidable';
-import { badRequest, payloadTooLarge, validationFailed, type AppError } from './errors.js';
+import { AppError, badRequest, payloadTooLarge, validationFailed } from './errors.js';
+import { ErrorCode } from '../../contract/envelope.js';
 
 export interface MultipartOptions {
   /** Largest accepted file in bytes; a larger one is a 413. */
@@ -12,6 +13,12 @@ export interface MultipartOptions {
   uploadDir?: string;
   /** The error for a file over maxFileSize (a 413 payload_too_large unless the route says otherwise). */
   tooLarge?: () => AppError;
+}
+
+/** Multipart bodies are read as sent: a compressed one (Content-Encoding gzip, br...) is a 415, not garbled fields. */
+export function refuseEncodedBody(ctx: Context): void {
+  const encoding = ctx.get('content-encoding').trim().toLowerCase();
+  if (encoding && encoding !== 'identity') throw new AppError(415, ErrorCode.unsupportedMediaType, `A multipart body is not accepted with Content-Encoding ${encoding}: send it uncompressed`);
 }
 
 /**
@@ -38,6 +45,7 @@ export function multipart({ maxFileSize, uploadDir, tooLarge }: MultipartOptions
   };
   return async (ctx: Context, next: Next) => {
     if (!ctx.is('multipart')) throw validationFailed('Expected a multipart/form-data body');
+    refuseEncodedBody(ctx);
     try {
       await parse(ctx, next);
     } finally {

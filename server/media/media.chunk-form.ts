@@ -12,6 +12,7 @@ import { AppError, badRequest, validationFailed } from '../http/errors.js';
 import { fillBuffer } from './media.buffers.js';
 import type { ChunkSource } from './media.assembly.js';
 import { PRIVATE_FILE_MODE } from '../data-dir.js';
+import { refuseEncodedBody } from '../http/multipart.js';
 
 export interface ChunkForm {
   fields: Record<string, string>;
@@ -39,6 +40,7 @@ async function receivePart(stream: Readable, buffer: Buffer | undefined, folder:
  */
 export function readChunkForm(ctx: Context, buffer: Buffer | undefined, folder: () => Promise<string>): Promise<ChunkForm> {
   if (!ctx.is('multipart')) throw validationFailed('Expected a multipart/form-data body');
+  refuseEncodedBody(ctx);
   let parser: busboy.Busboy;
   try {
     // busboy reports 'limit' on reaching fileSize, so one byte more lets an exactly full chunk through.

@@ -107,7 +107,10 @@ describe('model routes /api/ai/routes', () => {
     assert.equal(cleared.body.data.has_api_key, false);
 
     assert.equal((await put({ provider: 'local-whisper' })).status, 400, 'a chat route cannot take a speech provider');
-    assert.equal((await put({ kind: 'audio', provider: 'local-whisper' })).status, 200, 'but it can become an audio route');
+    const local = await put({ kind: 'audio', provider: 'local-whisper' });
+    assert.equal(local.status, 200, 'but it can become an audio route');
+    assert.equal(local.body.data.base_url, '', 'a route turned local keeps no URL');
+    assert.equal((await put({ base_url: 'http://localhost:9000' })).status, 400, 'and takes none');
     assert.equal((await put({ enabled: 'no' })).status, 400);
     assert.equal((await put({ base_url: 'not a url' })).status, 400);
     assert.equal((await put({ name: 'x' }, 999999)).status, 404);
@@ -121,9 +124,10 @@ describe('model routes /api/ai/routes', () => {
 
   test('the audio listing shows enabled audio routes in the order they are tried (local first, then by priority) to any user, keys masked', async () => {
     const audio = { kind: 'audio', provider: 'local-whisper', model: 'large-v3', api_key: 'whisper-secret-4242' };
-    const second = (await create({ ...audio, name: 'Whisper B', base_url: 'http://localhost:9000', priority: 20 })).body.data;
+    assert.equal((await create({ ...audio, name: 'Whisper with a URL', base_url: 'http://localhost:9000' })).status, 400, 'a local route takes no URL');
+    const second = (await create({ ...audio, name: 'Whisper B', priority: 20 })).body.data;
     const first = (await create({ ...audio, name: 'Cloud STT', provider: 'openai-compatible', base_url: 'https://stt.example.com/v1', priority: 10 })).body.data;
-    await create({ ...audio, name: 'Disabled STT', base_url: 'http://localhost:9001', priority: 1, enabled: false });
+    await create({ ...audio, name: 'Disabled STT', priority: 1, enabled: false });
 
     const res = await ts.api.get('/api/ai/routes/audio', { token: employee.token });
     assert.equal(res.status, 200);

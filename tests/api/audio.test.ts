@@ -34,7 +34,7 @@ describe('speech-to-text /api/audio', () => {
   const addCloudRoute = (extra: Record<string, unknown> = {}) =>
     addRoute({ name: 'Cloud STT', provider: 'openai-compatible', base_url: cloud.baseUrl, api_key: CLOUD_KEY, model: 'whisper-1', is_local: false, ...extra });
   const addMissingLocalRoute = () =>
-    addRoute({ name: 'Desk whisper', provider: 'local-whisper', base_url: 'http://127.0.0.1:1', model: path.join(ts.dataDir, 'no-such-ggml-base.bin'), priority: 500 });
+    addRoute({ name: 'Desk whisper', provider: 'local-whisper', model: path.join(ts.dataDir, 'no-such-ggml-base.bin'), priority: 500 });
   const clearRoutes = async () => {
     const list = await ts.api.get('/api/ai/routes', { token: admin() });
     for (const route of list.body.data) await ts.api.delete(`/api/ai/routes/${route.id}`, { token: admin() });
@@ -82,7 +82,7 @@ describe('speech-to-text /api/audio', () => {
     const json = await ts.api.post('/api/audio/transcribe', { token: alice.token, body: { file: 'a.wav' } });
     assert.equal(json.status, 400);
 
-    for (const fields of [{ language: 'english please' }, { diarize: 'maybe' }, { speakers: 'yes' }, { channels: 'rep' }, { channels: 'a,a' }, { allow_cloud: 'perhaps' }] as Record<string, string>[]) {
+    for (const fields of [{ language: 'english please' }, { language: 'xx' }, { language: 'eng' }, { diarize: 'maybe' }, { speakers: 'yes' }, { channels: 'rep' }, { channels: 'a,a' }, { allow_cloud: 'perhaps' }] as Record<string, string>[]) {
       const res = await transcribe(alice.token, 'a.wav', tone, fields);
       assert.equal(res.status, 400, JSON.stringify(fields));
       assert.equal(res.body.error, 'validation_failed', JSON.stringify(fields));
@@ -197,7 +197,7 @@ describe('speech-to-text /api/audio', () => {
     await clearRoutes();
     const model = path.join(ts.dataDir, 'ggml-tiny-test.bin');
     await writeTinyWhisperModel(model);
-    const local = await addRoute({ name: 'Desk whisper', provider: 'local-whisper', base_url: 'http://127.0.0.1:1', model, priority: 500 });
+    const local = await addRoute({ name: 'Desk whisper', provider: 'local-whisper', model, priority: 500 });
     await addCloudRoute({ priority: 1 });
     const cloudRequests = cloud.requests.length;
     const cwd = process.cwd();
@@ -239,6 +239,7 @@ describe('speech-to-text /api/audio', () => {
     cloud.behave({ transcription: { text: 'one voice', segments: [{ start: 0, end: 1, text: 'one voice' }] } });
     const unlabelled = await transcribe(alice.token, 'talk.ogg', tone, { speakers: '1', language: 'zh-CN' });
     assert.equal(unlabelled.status, 200, unlabelled.text);
+    assert.equal(cloud.requests.at(-1)!.body.language, 'zh', 'the language alone is sent, without its region');
     const data = unlabelled.body.data;
     assert.equal(data.has_speakers, false);
     assert.equal(data.left_local, false);

@@ -72,6 +72,19 @@ describe('request bodies', () => {
     assert.match(res.body.message, /__proto__/);
   });
 
+  test('a compressed multipart body is a 415, not garbled fields or a stored file', async () => {
+    for (const path of ['/api/media/upload', '/api/media/upload/chunk', '/api/audio/transcribe', '/api/company-train/suggest-material']) {
+      const form = new FormData();
+      form.set('bind_type', 'none');
+      form.set('file', new Blob([new Uint8Array(64)]), 'a.wav');
+      const res = await fetch(`${s.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${employee.token}`, 'content-encoding': 'zstd' }, body: form });
+      const body = (await res.json()) as { error: string; message: string };
+      assert.deepEqual([res.status, body.error], [415, 'unsupported_media_type'], `${path}: ${body.message}`);
+    }
+    const pending = (await s.api.get('/api/media/audit-list?status=all', { token: s.adminToken })).body.data as { items?: unknown[] } | unknown[];
+    assert.equal(Array.isArray(pending) ? pending.length : (pending.items ?? []).length, 0, 'nothing stored');
+  });
+
   test('OPTIONS lists the allowed methods with data null', async () => {
     const res = await fetch(`${s.url}/api/products`, { method: 'OPTIONS' });
     assert.equal(res.status, 200);

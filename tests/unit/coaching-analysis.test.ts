@@ -182,6 +182,25 @@ describe('three things to practise', () => {
     assert.deepEqual(practice[2]!.segments.map((s) => s.index), [2]);
     assert.match(practice[1]!.title, /你说话占了 95%/);
   });
+
+  test('a figure within its target is a habit to keep, never advice against what the rep did not do', () => {
+    const segments = [
+      { start: 0, end: 10, text: 'What are you saving for? How long can the money stay?', speaker: 'rep' },
+      { start: 11, end: 24, text: 'For my daughter, about five years, and I do not want to lose any of it.', speaker: 'customer' },
+      { start: 25, end: 40, text: 'Then the income fund fits. Would a monthly report help you?', speaker: 'rep' },
+      { start: 41, end: 55, text: 'Yes, monthly is good. What are the fees?', speaker: 'customer' },
+    ];
+    const figures = callFigures(segments);
+    const rep = figures.speakers.find((f) => f.speaker === 'rep')!;
+    assert.ok(rep.talk_ratio <= 0.65 && rep.questions >= 3 && rep.interruptions === 0 && rep.longest_monologue_seconds <= 30, JSON.stringify(rep));
+    const repSegments = segments.flatMap((s, index) => (s.speaker === 'rep' ? [{ index, ...s }] : []));
+    const practice = pickPractice({ productName: null, facts: [], objections: [], figures, rep, repSegments, modelPractice: [] });
+    assert.equal(practice.length, 3, 'still three items');
+    for (const item of practice) {
+      assert.match(item.title, /^(保持|继续)/, item.title);
+      assert.doesNotMatch(item.title + item.detail, /多听少说|缩短独白|不要打断|拆成 20–30 秒/);
+    }
+  });
 });
 
 describe('the model reply', () => {
