@@ -250,4 +250,16 @@ describe(`sync (central on ${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
     assert.equal(refused.body.error, 'sync.central_refused');
     assert.equal(((await status(branch)) as { state: string }).state, 'error');
   });
+
+  test('enrolling again with the same central server sends what waited, a record taken while revoked included', async () => {
+    const before = (await centralRecords('bob')).length;
+    await takeExam(branch, 'bob', true);
+    assert.ok(((await status(branch)) as { pending_up: number }).pending_up >= 1);
+    const { enrolment_token } = await ok(await device('Branch laptop, again'), 201);
+    await ok(await branch.api.put('/api/sync/config', { token: branch.adminToken, body: { central_url: proxy.url, enrolment_token } }));
+    const summary = (await ok(await run(branch))) as { pushed: number };
+    assert.ok(summary.pushed >= 1, JSON.stringify(summary));
+    assert.equal((await centralRecords('bob')).length, before + 1, 'the record reached the central server');
+    assert.equal(((await status(branch)) as { pending_up: number }).pending_up, 0);
+  });
 });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import net from 'node:net';
+import type { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { SyncErrorCode } from '../../../contract/sync.js';
 import { appVersion } from '../../system/update-status.js';
@@ -102,13 +103,28 @@ export async function failed(res: http.IncomingMessage): Promise<CentralError> {
 }
 
 /** A JSON call (or a stream sent as the body); resolves with the envelope's data. */
-export async function callCentral<T>(central: Central, method: string, path: string, body?: unknown, upload?: { stream: NodeJS.ReadableStream; headers: Record<string, string> }): Promise<T> {
+export async function callCentral<S extends z.ZodType>(
+  central: Central,
+  method: string,
+  path: string,
+  answer: S,
+  body?: unknown,
+  upload?: { stream: NodeJS.ReadableStream; headers: Record<string, string> },
+): Promise<z.output<S>> {
   const res = await request(central, method, path, upload ? { stream: upload.stream, headers: upload.headers } : { body });
   if ((res.statusCode ?? 0) >= 400) throw await failed(res);
   const text = (await readAll(res)).toString('utf8');
+  let data: unknown;
   try {
-    return (JSON.parse(text) as { data: T }).data;
+    data = (JSON.parse(text) as { data?: unknown } | null)?.data;
   } catch {
     throw new CentralError('The central server answered something that is not JSON', false, res.statusCode);
   }
+  const parsed = answer.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` (${issue.path.join('.')}: ${issue.message})` : '';
+    throw new CentralError(`The central server's answer to ${method} ${path.split('?')[0]} is not what a Trainbench central server sends${where}: is the URL right?`, false, res.statusCode);
+  }
+  return parsed.data;
 }

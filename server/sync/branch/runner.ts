@@ -1,7 +1,8 @@
 // Branch: one sync run (push, pull, files), one at a time, and the periodic schedule with backoff while the central
 // server does not answer (docs/sync.md, "Schedule and status").
 import type { Knex } from 'knex';
-import type { Enrolment, PullPage, PushResult, SyncIndicator, SyncRunSummary, SyncState, SyncStatus } from '../../../contract/sync.js';
+import type { z } from 'zod';
+import type { PulledChange, SyncIndicator, SyncRunSummary, SyncState, SyncStatus } from '../../../contract/sync.js';
 import { SyncErrorCode } from '../../../contract/sync.js';
 import { AppError } from '../../http/errors.js';
 import { now } from '../../db/time.js';
@@ -10,6 +11,7 @@ import { centralOf, readEnrolment, saveEnrolment, updateEnrolment, type Enrolled
 import { enqueueAll, markSent, nextChanges, pendingUp, skipExisting, type Outgoing } from './outbox.js';
 import { uploadMediaFiles } from './uploads.js';
 import { applyPage } from './apply.js';
+import { EnrolmentAnswer, PullAnswer, PushAnswer } from './answers.js';
 import { downloadFiles, pendingFiles, type Progress } from './files.js';
 import { appVersion } from '../../system/update-status.js';
 
@@ -78,17 +80,24 @@ export class BranchSync {
   async enrol(input: EnrolInput): Promise<void> {
     const url = checkCentral(input.central_url, input.ca_cert);
     const ca = input.ca_cert || null;
-    let enrolment: Enrolment;
+    let enrolment: z.output<typeof EnrolmentAnswer>;
     try {
-      enrolment = await callCentral<Enrolment>({ url, ca }, 'POST', '/api/sync/enrol', { enrolment_token: input.enrolment_token, app_version: appVersion() });
+      enrolment = await callCentral({ url, ca }, 'POST', '/api/sync/enrol', EnrolmentAnswer, { enrolment_token: input.enrolment_token, app_version: appVersion() });
     } catch (err) {
       throw toAppError(err);
     }
     await this.running?.catch(() => undefined);
+    const previous = await readEnrolment(this.db);
     await this.db.transaction(async (trx) => {
+      // Enrolling again with the same central server (the device was revoked, a new token) keeps what still waits to
+      // go up and adds what was made meanwhile. A new central server starts with what is made after its enrolment:
+      // records were graded against the other server's bank.
+      if (previous?.central_url === url) await enqueueAll(trx, previous.device_gid);
       await saveEnrolment(trx, { central_url: url, ca_cert: ca, device_id: enrolment.device_id, device_gid: enrolment.device_gid, credential: enrolment.credential });
-      await trx('sync_outbox').delete();
-      await skipExisting(trx);
+      if (previous?.central_url !== url) {
+        await trx('sync_outbox').delete();
+        await skipExisting(trx);
+      }
     });
     this.state = 'idle';
     this.failures = 0;
@@ -145,7 +154,7 @@ export class BranchSync {
       if (!changes.length) return { pushed, conflicts };
       building = nextBatch(this.db, changes.at(-1)!.seq);
       building.catch(() => undefined); // awaited at the next turn; a failure of this push comes first
-      const { results } = await callCentral<{ results: PushResult[] }>(centralOf(e), 'POST', '/api/sync/push', { changes: changes.map((c) => c.change) });
+      const { results } = await callCentral(centralOf(e), 'POST', '/api/sync/push', PushAnswer, { changes: changes.map((c) => c.change) });
       await markSent(this.db, results);
       pushed += results.filter((r) => r.outcome === 'accepted').length;
       conflicts += results.filter((r) => r.outcome === 'refused' || r.outcome === 'conflict').length;
@@ -156,8 +165,12 @@ export class BranchSync {
     let cursor = e.cursor ?? '';
     let pulled = 0;
     for (;;) {
-      const page = await callCentral<PullPage & { remaining: number }>(centralOf(e), 'GET', `/api/sync/pull?limit=${PULL_PAGE}&cursor=${encodeURIComponent(cursor)}`);
-      pulled += await applyPage(this.db, this.dataDir, page.changes, page.cursor);
+      const page = await callCentral(centralOf(e), 'GET', `/api/sync/pull?limit=${PULL_PAGE}&cursor=${encodeURIComponent(cursor)}`, PullAnswer);
+      // A page that says more follows must bring changes and move on: else the run would never end.
+      if (page.more && (!page.changes.length || page.cursor === cursor)) {
+        throw new CentralError('The central server says more changes wait but sent none, or did not move on: is the URL right?', false);
+      }
+      pulled += await applyPulledPage(this.db, this.dataDir, page.changes, page.cursor);
       cursor = page.cursor;
       this.pendingDown = page.remaining;
       if (!page.more) return { pulled };
@@ -170,6 +183,21 @@ export class BranchSync {
     this.nextRunAt = new Date(Date.now() + seconds * 1000);
     this.timer = setTimeout(() => void this.run().catch(() => undefined), seconds * 1000);
     this.timer.unref();
+  }
+}
+
+/**
+ * Applies a pulled page; one whose changes cannot be stored here is refused whole (its transaction rolls back) and
+ * reported in plain words, not as the database's error.
+ */
+async function applyPulledPage(db: Knex, dataDir: string, changes: PulledChange[], cursor: string): Promise<number> {
+  try {
+    return await applyPage(db, dataDir, changes, cursor);
+  } catch (err) {
+    if (err instanceof AppError || err instanceof CentralError) throw err;
+    // A driver's message ends with its own reason after the statement ("insert into … - SQLITE_CONSTRAINT: …").
+    const reason = String((err as Error).message ?? err).split(' - ').at(-1);
+    throw new CentralError(`A change from the central server could not be stored on this laptop, so none of its page was: ${reason}`, false);
   }
 }
 

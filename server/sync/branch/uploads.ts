@@ -3,12 +3,12 @@
 // media against the whole file.
 import fs from 'node:fs';
 import type { Db } from '../../db/knex.js';
-import type { UploadState } from '../../../contract/sync.js';
 import { now } from '../../db/time.js';
 import { toNumber } from '../../db/rows.js';
 import { mediaDirs, storedFilePath } from '../../media/media.storage.js';
 import { sha256Of } from '../files.central.js';
 import { callCentral, type Central } from './central-client.js';
+import { UploadAnswer } from './answers.js';
 
 interface WaitingMedia {
   change_id: string;
@@ -36,9 +36,9 @@ export async function uploadMediaFiles(db: Db, central: Central, dataDir: string
     }
     if (!media.sha256) await db('media_files').where({ id: media.id }).update({ sha256: await sha256Of(file) });
     const path = `/api/sync/uploads/${media.change_id}`;
-    const { received } = await callCentral<UploadState>(central, 'GET', path);
+    const { received } = await callCentral(central, 'GET', path, UploadAnswer);
     if (received >= size) continue;
-    await callCentral<UploadState>(central, 'PUT', path, undefined, {
+    await callCentral(central, 'PUT', path, UploadAnswer, undefined, {
       stream: fs.createReadStream(file, { start: received, highWaterMark: 1024 * 1024 }),
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(size - received), 'content-range': `bytes ${received}-${size - 1}/${size}` },
     });
