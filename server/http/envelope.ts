@@ -60,8 +60,9 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new AppError(404, ErrorCode.notFound, `No endpoint ${ctx.method} ${ctx.path}`);
     }
+    // The router answers 501 to a method it does not know at all (PROPFIND): a client's mistake, so 405 as well.
     if (ctx.status === 405 || ctx.status === 501) {
-      throw new AppError(ctx.status, ctx.status === 405 ? 'method_not_allowed' : 'not_implemented', `${ctx.method} is not allowed on ${ctx.path}`);
+      throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
     }
     if (ctx.body instanceof SerializedJson) {
       ctx.type = 'application/json';

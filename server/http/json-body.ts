@@ -22,11 +22,27 @@ const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 const unreadable = new WeakMap<Context, AppError>();
 
+/** No API body nests this deep; far deeper ones overflowed the stack where they were written back as JSON. */
+const MAX_DEPTH = 64;
+
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function jsonBody({ limit }: { limit: string }): Middleware {
   return async (ctx, next) => {
     if (PARSED_METHODS.has(ctx.method) && ctx.is(JSON_TYPES)) {
       try {
-        ctx.request.body = (await parseJson(ctx, { encoding: 'utf-8', limit, strict: false, returnRawBody: false })) as typeof ctx.request.body;
+        const body = await parseJson(ctx, { encoding: 'utf-8', limit, strict: false, returnRawBody: false });
+        if (nestedDeeperThan(body, MAX_DEPTH)) throw new AppError(400, ErrorCode.invalidJson, `The request body is nested deeper than ${MAX_DEPTH} levels`);
+        ctx.request.body = body as typeof ctx.request.body;
       } catch (err) {
         unreadable.set(ctx, toAppError(err));
       }

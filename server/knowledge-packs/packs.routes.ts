@@ -46,11 +46,16 @@ export function knowledgePackRoutes({ db, config, requireAdmin }: Deps): Router 
     }
   });
 
+  // One import at a time: two placing the same files at once moved each other's files away (a 500 for one of them).
+  let importing: Promise<unknown> = Promise.resolve();
+
   router.post('/import', ...requireAdmin, multipart({ maxFileSize: MAX_PACK_BYTES, uploadDir: dirs.incoming }), async (ctx) => {
     const file = requireFile(ctx, 'file');
     const work = await newWorkFolder(dirs);
     try {
-      const { result, changed } = await importPack({ db, knowledgeDir: config.knowledgeDir, mediaDirs: media }, file.filepath, work, currentUser(ctx));
+      const imported = importing.then(() => importPack({ db, knowledgeDir: config.knowledgeDir, mediaDirs: media }, file.filepath, work, currentUser(ctx)));
+      importing = imported.catch(() => undefined);
+      const { result, changed } = await imported;
       ctx.status = changed ? 201 : 200;
       ctx.body = result;
     } finally {

@@ -9,6 +9,8 @@ export type ExportSelection = z.output<typeof ExportBody>;
 
 /** Longest file_path a pack may carry: `imported/<32-digit fingerprint>/` must still fit the 1,000 of the column. */
 const MAX_PACK_FILE_PATH = 950;
+/** 255 bytes is a file name's limit; placing a file writes `.<name>.<uuid>.tmp` beside it first (43 bytes more). */
+const MAX_SEGMENT_BYTES = 200;
 // Names no supported file system (Windows included) could hold, or that would hide a file from the scan.
 const BAD_SEGMENT = /^\.|[\\\p{Cc}<>:"|?*]/u;
 
@@ -18,7 +20,7 @@ export function isSafeSourcePath(filePath: string): boolean {
   return (
     filePath.length <= MAX_PACK_FILE_PATH &&
     /\.md$/i.test(filePath) &&
-    segments.every((s) => s !== '' && s.trim() === s && !BAD_SEGMENT.test(s) && Buffer.byteLength(s) <= 255)
+    segments.every((s) => s !== '' && s.trim() === s && !BAD_SEGMENT.test(s) && Buffer.byteLength(s) <= MAX_SEGMENT_BYTES)
   );
 }
 
@@ -45,6 +47,8 @@ const ImportableManifest = z
     if (new Set(paths).size !== paths.length) ctx.addIssue({ code: 'custom', message: 'two entries share one file' });
     const filePaths = m.sources.map((s) => s.file_path.toLowerCase());
     if (new Set(filePaths).size !== filePaths.length) ctx.addIssue({ code: 'custom', path: ['sources'], message: 'two sources share one file_path' });
+    const folders = new Set(filePaths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+    if (filePaths.some((p) => folders.has(p))) ctx.addIssue({ code: 'custom', path: ['sources'], message: 'a source\'s file_path is also the folder of another source' });
   });
 
 export type ImportableSource = z.output<typeof SourceEntry>;

@@ -42,7 +42,13 @@ function frontMatter(lines: string[]): FrontMatter {
   const doc = parseDocument(lines.slice(1, end).join('\n'));
   const error = doc.errors[0];
   if (error) throw new KnowledgeFormatError(1 + (error.linePos?.[0]?.line ?? 1), `Invalid YAML front matter: ${error.message.split('\n')[0]}`);
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // yaml refuses aliases that would multiply into a huge value ("Excessive alias count…").
+    value = doc.toJS();
+  } catch (err) {
+    throw new KnowledgeFormatError(2, `Invalid YAML front matter: ${(err as Error).message}`);
+  }
   if (value === null || value === undefined) return { bodyStart: end + 1 };
   if (typeof value !== 'object' || Array.isArray(value)) throw new KnowledgeFormatError(2, 'The front matter must be "key: value" lines');
   const keyLine = (key: string) => 1 + (lines.slice(1, end).findIndex((line) => line.startsWith(`${key}:`)) + 1 || 1);

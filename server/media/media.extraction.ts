@@ -4,7 +4,7 @@ import type { Db } from '../db/knex.js';
 import { replaceChunks, splitIntoChunks } from '../knowledge/chunks.js';
 import { MEDIA_DIRECT_MAX_BYTES } from '../../contract/media.js';
 import { findMediaRow, updateExtraction, type ExtractionUpdate } from './media.repository.js';
-import { extractText } from './media.extract.js';
+import { extractTextInThread } from './media.extract-thread.js';
 import { storedFilePath, type MediaDirs } from './media.storage.js';
 import { now } from '../db/time.js';
 
@@ -54,7 +54,7 @@ export function extractionQueue(db: Db, dirs: MediaDirs, log: (err: unknown) => 
     try {
       if (Number(row.size) > MAX_EXTRACT_BYTES) throw new UnusableText(`The file is larger than ${MAX_EXTRACT_BYTES} bytes, too large to extract text from`);
       await save(id, { extraction_stage: 'extracting', extraction_progress: EXTRACTING_FROM });
-      const text = await extractText(storedFilePath(dirs, row.storage_key), row.file_ext, async (fraction) => {
+      const text = await extractTextInThread(storedFilePath(dirs, row.storage_key), row.file_ext, async (fraction) => {
         const progress = Math.floor(EXTRACTING_FROM + fraction * (EXTRACTING_TO - EXTRACTING_FROM));
         // Every few percent: a 500-page PDF must not turn into 500 writes.
         if (progress - shown >= 5) {

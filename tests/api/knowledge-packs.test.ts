@@ -248,14 +248,27 @@ describe('knowledge packs /api/knowledge-packs', () => {
       assert.equal(res.status, 400, filePath);
       assert.equal(res.body.error, 'pack_invalid');
     }
+    // A name too long to be placed beside its temporary copy, and a file that is also another source's folder.
+    const entry2 = { ...entry, path: 'sources/2.md' };
+    const source2 = path.join(evilDir, 'evil-2.md');
+    await fs.copyFile(source, source2);
+    for (const sources of [[{ ...entry, file_path: `${'a'.repeat(252)}.md` }], [{ ...entry, file_path: `${'题'.repeat(80)}.md` }], [{ ...entry, file_path: 'x.md' }, { ...entry2, file_path: 'x.md/y.md' }]]) {
+      await fs.rm(path.join(evilDir, 'stage'), { recursive: true, force: true });
+      const files = new Map(sources.map((s) => [s.path, s.path === entry2.path ? source2 : source]));
+      await writePack(evilPack, path.join(evilDir, 'stage'), { created_at: new Date().toISOString(), sources, media: [] }, files, installSigner(path.join(evilDir, 'key')));
+      const res = await importPack(b, await fs.readFile(evilPack));
+      assert.deepEqual([res.status, res.body.error], [400, 'pack_invalid'], `${sources.map((s) => s.file_path.slice(0, 20)).join(' + ')}: ${res.text}`);
+    }
     assert.deepEqual(await inventory(b), before);
     await assert.rejects(fs.access(path.join(b.config.knowledgeDir, '..', 'escape.md')));
   });
 
   test('an untrusted pack arrives pending; importing it again changes nothing; B approves and it ingests', async () => {
     const fpA = (await keyOf(a)).fingerprint;
-    const res = await importPack(b, fullPack);
-    assert.equal(res.status, 201, res.text);
+    // Four at once (an admin clicking again): they run one after another, so one creates and the others find it.
+    const all = await Promise.all([1, 2, 3, 4].map(() => importPack(b, fullPack)));
+    assert.deepEqual(all.map((r) => r.status).sort(), [200, 200, 200, 201], all.map((r) => r.text).join('\n'));
+    const res = all.find((r) => r.status === 201)!;
     const result = res.body.data;
     assert.equal(result.trusted, false);
     assert.equal(result.fingerprint, fpA);

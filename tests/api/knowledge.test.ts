@@ -191,6 +191,8 @@ describe('knowledge sources /api/knowledge', () => {
       ['unknown-key.md', '# T\n\n## Question\n- type: single\n- stem: 题干\n- anwser: A\n', 6, /Unexpected line/],
       ['bad-type.md', '# T\n\n## Question\n- type: essay\n- stem: 题干\n', 4, /type must be/],
       ['bad-yaml.md', '---\ntitle: [unclosed\n---\n# T\n', 2, /YAML/],
+      // Aliases that multiply into billions of values: refused by yaml, reported as a format error.
+      ['alias-bomb.md', '---\na: &a [x, x, x, x, x, x, x, x, x]\n' + ['b', 'c', 'd', 'e', 'f', 'g'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`).join('\n') + '\n---\n# T\n', 2, /alias/i],
       ['bad-rate.md', '# T\n\n## Product: P\n- code: RATE-1\n- commission_rate: lots\n', 5, /commission_rate/],
       ['two-answers.md', '# T\n\n## Question\n- type: single\n- stem: 题干\n- A. 一\n- B. 二\n- answer: A, B\n', 8, /exactly one answer/],
     ];

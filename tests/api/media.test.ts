@@ -400,6 +400,23 @@ describe('media: direct upload, audit, preview, files, extraction', () => {
       }
     });
 
+    test('a document that expands far beyond its size fails its extraction, and the server keeps serving', async () => {
+      // A valid docx whose text XML is rebuilt with 60 MB of paragraphs: about 100 KB once zipped.
+      const zip = await JSZip.loadAsync(await docx('Bomb', ['x']));
+      const paragraph = `<w:p><w:r><w:t>${'a'.repeat(200)}</w:t></w:r></w:p>`;
+      const body = paragraph.repeat(Math.ceil((60 * 1024 * 1024) / paragraph.length));
+      const original = await zip.file('word/document.xml')!.async('string');
+      zip.file('word/document.xml', original.replace(/<w:body>[\s\S]*<\/w:body>/, `<w:body>${body}</w:body>`));
+      const bomb = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+      assert.ok(bomb.length < 2 * 1024 * 1024, `${bomb.length} bytes`);
+      const { status } = await extracted('bomb.docx', bomb);
+      assert.equal(status.extraction.state, 'failed');
+      assert.match(status.extraction.error, /memory/);
+      assert.equal((await s.api.get('/api/health')).status, 200);
+      const { status: fine } = await extracted('after.docx', await docx('After', ['Still extracting the quillbrook note.']));
+      assert.equal(fine.extraction.state, 'done');
+    });
+
     test('a file whose text cannot be extracted ends in a clear failed state', async () => {
       const broken = await extracted('broken.pdf', text('this is not a pdf at all'));
       assert.equal(broken.status.extraction.state, 'failed');

@@ -85,6 +85,20 @@ describe('request bodies', () => {
     assert.equal(Array.isArray(pending) ? pending.length : (pending.items ?? []).length, 0, 'nothing stored');
   });
 
+  test('a body nested deeper than 64 levels is refused; a method nobody knows is a 405, not a 5xx', async () => {
+    const deep = `{"key":"deep1","name":"n","config_json":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+    const res = await send('/api/skills', deep, { token: s.adminToken });
+    assert.deepEqual([res.status, res.body.error], [400, 'invalid_json'], res.body.message);
+    assert.match(res.body.message, /nested deeper than 64/);
+    const shallow = `{"answers":${'{"a":'.repeat(40)}1${'}'.repeat(40)}}`;
+    assert.notEqual((await send('/api/exam/submit', shallow, { token: employee.token })).body.error, 'invalid_json', '40 levels are read');
+    for (const path of ['/api/products', '/api/nope']) {
+      const odd = await fetch(`${s.url}${path}`, { method: 'PROPFIND', headers: { authorization: `Bearer ${s.adminToken}` } });
+      assert.equal(odd.status, 405, path);
+      assert.equal(((await odd.json()) as { error: string }).error, 'method_not_allowed');
+    }
+  });
+
   test('OPTIONS lists the allowed methods with data null', async () => {
     const res = await fetch(`${s.url}/api/products`, { method: 'OPTIONS' });
     assert.equal(res.status, 200);
