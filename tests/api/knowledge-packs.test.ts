@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import * as tar from 'tar';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { approve, downloadSha256, filesUnder, settledExtraction, sha256, uploadOk } from './media-fixtures.js';
@@ -216,6 +217,11 @@ describe('knowledge packs /api/knowledge-packs', () => {
     await refused(fullPack.subarray(0, Math.floor(fullPack.length * 0.8)), 'truncated');
     await refused(crypto.randomBytes(4096), 'random bytes');
     await refused(new Uint8Array(0), 'empty file');
+    // A gzip of 64 MB of zeros (about 64 KB): stopped as soon as it unpacks past 100 times its size.
+    const zeros = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+    const bomb = await importPack(b, zeros);
+    assert.deepEqual([bomb.status, bomb.body.error], [400, 'pack_invalid'], bomb.text);
+    assert.match(bomb.body.message, /100 times its size/);
 
     const dir = await unpack(fullPack, 'edited');
     const manifest = JSON.parse(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8'));

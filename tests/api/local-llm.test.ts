@@ -134,6 +134,12 @@ describe('local chat model (local-llama) /api/ai', () => {
     const refused = await ts.api.post(junk.body.data.complete_url, { token: admin() });
     assert.equal(refused.status, 400, refused.text);
     assert.match(refused.body.message, /not a GGUF model/);
+    // The magic and nothing else: the header reader trips over it, which is said in words, not as its TypeError.
+    const cut = await ts.api.post('/api/ai/models', { token: admin(), body: { filename: 'cut.gguf', file_size: 8 } });
+    await ts.api.post(`/api/media/upload/chunk?upload_id=${cut.body.data.upload_id}&chunk_index=0`, { token: admin(), raw: new TextEncoder().encode('GGUFxxxx'), headers: { 'content-type': 'application/octet-stream' } });
+    const cutRefused = await ts.api.post(cut.body.data.complete_url, { token: admin() });
+    assert.equal(cutRefused.status, 400, cutRefused.text);
+    assert.doesNotMatch(cutRefused.body.message, /Cannot read properties|undefined/, cutRefused.body.message);
     const badName = await ts.api.post('/api/ai/models', { token: admin(), body: { filename: 'model.bin', file_size: 11 } });
     assert.equal(badName.status, 400);
   });

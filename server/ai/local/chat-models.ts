@@ -59,7 +59,9 @@ export function modelHeader(model: { path: string; size: number; mtimeMs: number
   return header;
 }
 
-const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
+/** The reader's own message; a TypeError or RangeError is the reader tripping over a cut or damaged header. */
+const reasonOf = (err: unknown) =>
+  err instanceof TypeError || err instanceof RangeError ? 'the header is truncated or damaged' : (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
 
 async function describeChatModel(db: Db, model: FoundModel): Promise<ChatModelFile> {
   const [sha256, header] = await Promise.all([cachedSha256(db, model), modelHeader(model).then((h) => ({ h }), (err: unknown) => ({ err }))]);
