@@ -25,7 +25,9 @@ export function reportOnFailure(page: Page, pageErrors: string[]): void {
   page.on('requestfinished', (request) => {
     const url = new URL(request.url());
     if (!url.pathname.startsWith('/api/')) return;
-    void request.response().then((res) => note(`${new Date().toISOString().slice(11, 23)} ${request.method()} ${url.pathname}${url.search} → ${res?.status() ?? '?'}`));
+    const line = (status: string) => note(`${new Date().toISOString().slice(11, 23)} ${request.method()} ${url.pathname}${url.search} → ${status}`);
+    // The browser may close while the response is asked for (a request finishing as the file's tests end).
+    request.response().then((res) => line(String(res?.status() ?? '?')), () => line('closed'));
   });
   page.on('requestfailed', (request) => note(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText ?? '?'}`));
   watched.set(page, { pageErrors, calls });
