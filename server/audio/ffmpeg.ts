@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { AudioErrorCode, type AudioInfo } from '../../contract/audio.js';
 import { AppError } from '../http/errors.js';
 import { ffmpegProgram } from '../runtime-paths.js';
+import { readFileHead } from '../file-head.js';
 
 /** whisper.cpp's sample rate. */
 export const WHISPER_SAMPLE_RATE = 16_000;
@@ -44,16 +45,9 @@ const AUDIO_MAGIC: [offset: number, bytes: string][] = [
 ];
 
 async function looksLikeAudio(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const head = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(head, 0, 12, 0);
-    const bytes = head.subarray(0, bytesRead);
-    if (bytes.length >= 2 && bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0) return true; // MPEG audio / ADTS frame sync
-    return AUDIO_MAGIC.some(([offset, magic]) => bytes.subarray(offset, offset + magic.length).toString('latin1') === magic);
-  } finally {
-    await handle.close();
-  }
+  const bytes = await readFileHead(file, 12);
+  if (bytes.length >= 2 && bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0) return true; // MPEG audio / ADTS frame sync
+  return AUDIO_MAGIC.some(([offset, magic]) => bytes.subarray(offset, offset + magic.length).toString('latin1') === magic);
 }
 
 const unsupported = (message: string) => new AppError(400, AudioErrorCode.unsupportedAudio, message);

@@ -11,6 +11,7 @@ import type { AudioModel } from '../../contract/audio.js';
 import { projectRoot } from '../config.js';
 import { now } from '../db/time.js';
 import { toNumber } from '../db/rows.js';
+import { readFileHead } from '../file-head.js';
 
 /**
  * The ggml files published with whisper.cpp (its models/README and download-ggml-model.sh point at the
@@ -137,12 +138,6 @@ export async function describeModel(db: Db, model: FoundModel): Promise<AudioMod
 
 /** Whether the file starts like a ggml Whisper model. */
 export async function hasGgmlMagic(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && head.readUInt32LE(0) === GGML_MAGIC;
-  } finally {
-    await handle.close();
-  }
+  const head = await readFileHead(file, 4);
+  return head.length === 4 && head.readUInt32LE(0) === GGML_MAGIC;
 }

@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import * as tar from 'tar';
 import { AppError } from '../http/errors.js';
 import { verifySignature, type PackSigner } from './signing.js';
+import { readFileHead } from '../file-head.js';
 
 export const PACK_FORMAT = 'trainbench-knowledge-pack';
 
@@ -139,15 +140,8 @@ const MAX_RATIO = 100;
 /** Below this much output the ratio is not judged (a small manifest-only pack may compress well). */
 const RATIO_JUDGED_FROM = 16 * 1024 * 1024;
 
-async function isGzip(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
-  } finally {
-    await handle.close();
-  }
-}
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+const isGzip = async (file: string): Promise<boolean> => (await readFileHead(file, 2)).equals(GZIP_MAGIC);
 
 /** The decompressed pack, failing with pack_invalid once it grows past MAX_RATIO times the bytes read. */
 function gunzipWithinRatio(input: Readable): Readable[] {

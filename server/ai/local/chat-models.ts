@@ -7,6 +7,7 @@ import type { Db } from '../../db/knex.js';
 import type { ChatModelFile } from '../../../contract/ai.js';
 import { cachedSha256, findModels, type FoundModel, type ModelDirs } from '../../audio/models.js';
 import type { ModelShelf } from '../../audio/model-install.js';
+import { readFileHead } from '../../file-head.js';
 
 /** A plain GGUF file name: no folder part, ends in .gguf. */
 export const CHAT_MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.gguf$/;
@@ -81,16 +82,7 @@ async function describeChatModel(db: Db, model: FoundModel): Promise<ChatModelFi
   };
 }
 
-async function startsWithGgufMagic(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && head.equals(GGUF_MAGIC);
-  } finally {
-    await handle.close();
-  }
-}
+const startsWithGgufMagic = async (file: string): Promise<boolean> => (await readFileHead(file, 4)).equals(GGUF_MAGIC);
 
 export const chatShelf: ModelShelf<ChatModelFile> = {
   purpose: 'chat_model',
