@@ -28,6 +28,7 @@ import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
+import { createStorage } from './storage/index.js';
 
 export interface AppOptions {
   db: Knex;
@@ -58,7 +59,8 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
   const stops: (() => unknown)[] = [];
   const user = requireUser(db, config.jwtSecret);
   const updates = new UpdateStatusBoard();
-  const deps: Deps = { db, config, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const storage = createStorage(config.storage, config.dataDir);
+  const deps: Deps = { db, config, storage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });
@@ -84,6 +86,7 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
     updates,
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
+      await storage.close();
     },
   };
 }

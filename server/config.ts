@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from './data-dir.js';
+import { storageSettingsFromEnv, type StorageSettings } from './storage/settings.js';
 
 export interface AppConfig {
   host: string;
@@ -22,6 +23,8 @@ export interface AppConfig {
   trustProxy?: boolean;
   /** A branch's periodic sync, in seconds (SYNC_INTERVAL_SECONDS; docs/sync.md). */
   syncIntervalSeconds?: number;
+  /** Where user files live: DATA_DIR (the default) or an S3 bucket (STORAGE=s3, S3_*; docs/storage.md). */
+  storage: StorageSettings;
 }
 
 export const SERVICE_NAME = 'trainbench';
@@ -66,6 +69,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     jwtSecret: env.JWT_SECRET || installSecret(dataDir, 'jwt_secret'),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     syncIntervalSeconds: env.SYNC_INTERVAL_SECONDS ? Number(env.SYNC_INTERVAL_SECONDS) : undefined,
+    storage: storageSettingsFromEnv(env),
     ...overrides,
   };
 }
