@@ -5,7 +5,7 @@ import { replaceChunks, splitIntoChunks } from '../knowledge/chunks.js';
 import { MEDIA_DIRECT_MAX_BYTES } from '../../contract/media.js';
 import { findMediaRow, updateExtraction, type ExtractionUpdate } from './media.repository.js';
 import { extractTextInThread } from './media.extract-thread.js';
-import { storedFilePath, type MediaDirs } from './media.storage.js';
+import { keys, type Storage } from '../storage/index.js';
 import { now } from '../db/time.js';
 
 /** Documents are read whole by the parsing libraries; beyond the direct-upload limit a file is refused, not parsed. */
@@ -39,7 +39,7 @@ export function queueExtraction(db: Db, mediaId: number): void {
   queues.get(db.client.config)?.enqueue(mediaId);
 }
 
-export function extractionQueue(db: Db, dirs: MediaDirs, log: (err: unknown) => void): ExtractionQueue {
+export function extractionQueue(db: Db, storage: Storage, log: (err: unknown) => void): ExtractionQueue {
   const waiting: number[] = [];
   let current: Promise<void> | null = null;
   let stopped = false;
@@ -54,14 +54,14 @@ export function extractionQueue(db: Db, dirs: MediaDirs, log: (err: unknown) => 
     try {
       if (Number(row.size) > MAX_EXTRACT_BYTES) throw new UnusableText(`The file is larger than ${MAX_EXTRACT_BYTES} bytes, too large to extract text from`);
       await save(id, { extraction_stage: 'extracting', extraction_progress: EXTRACTING_FROM });
-      const text = await extractTextInThread(storedFilePath(dirs, row.storage_key), row.file_ext, async (fraction) => {
+      const text = await storage.withLocalCopy(keys.media(row.storage_key), (file) => extractTextInThread(file, row.file_ext, async (fraction) => {
         const progress = Math.floor(EXTRACTING_FROM + fraction * (EXTRACTING_TO - EXTRACTING_FROM));
         // Every few percent: a 500-page PDF must not turn into 500 writes.
         if (progress - shown >= 5) {
           shown = progress;
           await save(id, { extraction_progress: progress });
         }
-      });
+      }));
       if (!text.trim()) throw new UnusableText('No text found in the file (an image-only scan or an empty document?)');
       await save(id, { extraction_stage: 'chunking', extraction_progress: EXTRACTING_TO });
       const chunks = splitIntoChunks(text);

@@ -12,4 +12,4 @@ export { LocalStorage } from './local.js';
 export { S3Storage } from './s3.js';
 export * from './storage.js';
 export * from './keys.js';
-export { sha256OfFile, sha256OfObject, sha256OfStream } from './sha256.js';
+export { sha256OfFile, sha256OfObject, sha256OfStream, sha256Tap } from './sha256.js';

@@ -91,3 +91,9 @@ export function checkKey(key: string): string {
   }
   return key;
 }
+
+/** Runs fn with local files of several objects at once (withLocalCopy, nested). */
+export function withLocalCopies<T>(storage: Storage, keys: string[], fn: (files: string[]) => Promise<T>): Promise<T> {
+  const step = (i: number, files: string[]): Promise<T> => (i === keys.length ? fn(files) : storage.withLocalCopy(keys[i]!, (file) => step(i + 1, [...files, file])));
+  return step(0, []);
+}
