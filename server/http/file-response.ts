@@ -88,6 +88,21 @@ function wantedRange(ctx: Context, size: number, etag: string | undefined, mtime
   return { start: parsed[0]!.start, end: parsed[0]!.end };
 }
 
+/**
+ * RFC 9110 13.1.2-3, as an origin server evaluates them. Not Koa's ctx.fresh: that treats a request's
+ * `Cache-Control: no-cache` as "send it all", and fetch() adds that header to every conditional request.
+ */
+function notModified(ctx: Context, etag: string | undefined, mtime: Date | undefined): boolean {
+  const ifNoneMatch = ctx.get('if-none-match');
+  if (ifNoneMatch) {
+    if (!etag) return false;
+    const ours = strong(quoted(etag));
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => strong(tag.trim()) === ours);
+  }
+  const since = Date.parse(ctx.get('if-modified-since'));
+  return !!mtime && !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+}
+
 export async function sendFile(ctx: Context, source: FileSource, options: SendFileOptions): Promise<void> {
   const etag = options.etag ?? source.etag;
   const ranges = options.ranges ?? true;
@@ -112,7 +127,7 @@ export async function sendFile(ctx: Context, source: FileSource, options: SendFi
   ctx.type = options.mimeType;
   ctx.status = 200;
   // If-None-Match (or If-Modified-Since) naming these bytes: 304 without a body.
-  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.fresh) {
+  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && notModified(ctx, etag, source.mtime)) {
     ctx.status = 304;
     ctx.body = null;
     return;

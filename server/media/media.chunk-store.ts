@@ -114,6 +114,12 @@ class MultipartChunkStore implements ChunkStore {
   }
 
   async finish(target: ChunkTarget, size: number, parts: { index: number; etag: string | null }[]) {
+    if (!parts.length) {
+      // An empty file has no chunk, and a multipart upload needs at least one part.
+      await this.storage.multipart.abort(target.key, target.multipart_id!);
+      await this.storage.put(target.key, Buffer.alloc(0));
+      return;
+    }
     const info = await this.storage.multipart.complete(
       target.key,
       target.multipart_id!,
