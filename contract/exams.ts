@@ -93,6 +93,7 @@ export interface ExamListItem
 export interface ExamCover extends ExamListItem {
   description: string;
   randomize: boolean;
+  shuffle_options: boolean;
   attempts_left: number | null;
   /** Why can_start is false; null when it is true. */
   unavailable_reason: string | null;

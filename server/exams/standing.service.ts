@@ -92,6 +92,7 @@ export async function examCover(db: Db, user: User, paperId: number): Promise<Ex
     ...listItem(paper, standing, available, open.get(paperId)),
     description: paper.description,
     randomize: paper.randomize,
+    shuffle_options: paper.shuffle_options,
     attempts_left: paper.max_attempts === null ? null : Math.max(0, paper.max_attempts - standing.starts),
     unavailable_reason: unavailableReason(paper, standing, available),
     instructions: instructions(paper, available),

@@ -8,7 +8,7 @@ import { formatClock } from '../../i18n/format';
 import type { StartedExam, SubmitResult } from '../../api/types';
 import { sessionName } from './standing';
 import { examQueries } from './queries';
-import { AnswerCard } from './AnswerCard';
+import { AnswerCard, answerKeyHidden } from './AnswerCard';
 
 export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; result: SubmitResult; onAgain(): void }) {
   const { t } = useTranslation();
@@ -38,6 +38,7 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
         </Flex>
       </Card>
       <h2 className="section-title">{t('exams.result.answers')}</h2>
+      {result.detail.some(answerKeyHidden) && <Alert type="info" showIcon title={t('integrity.hidden.answer')} className="section" />}
       <ol className="question-list" aria-label={t('exams.result.answers')}>
         {result.detail.map((d) => {
           const question = questions.get(d.question_id);
