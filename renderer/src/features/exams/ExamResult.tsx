@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,8 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
   // Asked once the session is submitted (the server refuses before): one request after the submit, no deeper.
   const explained = useQuery(examQueries.explanations(result.session_id));
   const explanations = new Map(explained.data?.map((e) => [e.question_id, e.explanation]));
+  // The result replaces the session where the candidate was, often at its bottom: it opens at its top.
+  useEffect(() => window.scrollTo({ top: 0 }), [result.session_id]);
   return (
     <>
       <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />

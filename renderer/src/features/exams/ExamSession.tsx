@@ -171,44 +171,42 @@ export function QuestionCard({
   const options = question.options.map((o) => ({ value: o.key, label: label(o.key, optionLabel(question.type, o, t)) }));
   return (
     <li id={questionAnchor(question.id)}>
-      <Card
-        className={`question${flag?.on ? ' question-flagged' : ''}`}
-        extra={
-          flag && (
+      <Card className={`question${flag?.on ? ' question-flagged' : ''}`}>
+        <Flex justify="space-between" align="start" gap="small">
+          <fieldset>
+            <legend>
+              <span className="question-number">{question.order}.</span> {question.stem}
+              {multiple && <span className="muted"> {t('exams.session.chooseAll')}</span>}
+            </legend>
+            {multiple ? (
+              // Keep the options' order, so the answer reads the same however it was clicked.
+              <Checkbox.Group className="options" value={Array.isArray(value) ? value : []} onChange={(keys) => onChange(question.options.map((o) => o.key).filter((k) => keys.includes(k)))}>
+                <Space orientation="vertical">
+                  {options.map((o) => (
+                    <Checkbox key={o.value} value={o.value}>
+                      {o.label}
+                    </Checkbox>
+                  ))}
+                </Space>
+              </Checkbox.Group>
+            ) : (
+              <Radio.Group className="options" name={`q${question.id}`} value={typeof value === 'string' ? value : undefined} onChange={(event) => onChange(event.target.value as string)}>
+                <Space orientation="vertical">
+                  {options.map((o) => (
+                    <Radio key={o.value} value={o.value}>
+                      {o.label}
+                    </Radio>
+                  ))}
+                </Space>
+              </Radio.Group>
+            )}
+          </fieldset>
+          {flag && (
             <Button type="text" size="small" aria-pressed={flag.on} icon={flag.on ? <FlagFilled className="navigator-flag-legend" /> : <FlagOutlined />} onClick={flag.toggle}>
               {t(flag.on ? 'integrity.flag.remove' : 'integrity.flag.add')}
             </Button>
-          )
-        }
-      >
-        <fieldset>
-          <legend>
-            <span className="question-number">{question.order}.</span> {question.stem}
-            {multiple && <span className="muted"> {t('exams.session.chooseAll')}</span>}
-          </legend>
-          {multiple ? (
-            // Keep the options' order, so the answer reads the same however it was clicked.
-            <Checkbox.Group className="options" value={Array.isArray(value) ? value : []} onChange={(keys) => onChange(question.options.map((o) => o.key).filter((k) => keys.includes(k)))}>
-              <Space orientation="vertical">
-                {options.map((o) => (
-                  <Checkbox key={o.value} value={o.value}>
-                    {o.label}
-                  </Checkbox>
-                ))}
-              </Space>
-            </Checkbox.Group>
-          ) : (
-            <Radio.Group className="options" name={`q${question.id}`} value={typeof value === 'string' ? value : undefined} onChange={(event) => onChange(event.target.value as string)}>
-              <Space orientation="vertical">
-                {options.map((o) => (
-                  <Radio key={o.value} value={o.value}>
-                    {o.label}
-                  </Radio>
-                ))}
-              </Space>
-            </Radio.Group>
           )}
-        </fieldset>
+        </Flex>
       </Card>
     </li>
   );
