@@ -99,3 +99,43 @@ describe('an exam that cannot be gamed', { skip: skipWithoutChromium }, () => {
     assert.equal(record.correct_count, 1);
   });
 });
+
+describe('a server error in Chinese', { skip: skipWithoutChromium }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const suffix = crypto.randomBytes(3).toString('hex');
+  const examName = `限时考试 ${suffix}`;
+
+  before(async () => {
+    server = await startTestServer();
+    const employee = await server.user('employee');
+    const domain = `window-${suffix}`;
+    await server.api.post('/api/exam/questions', { token: server.adminToken, body: { domain, type: 'true_false', stem: `限时题（${suffix}）`, answer: ['true'] } });
+    await server.api.post('/api/exam/papers', { token: server.adminToken, body: { name: examName, type: 'formal', domain, question_count: 1, total_score: 100, pass_score: 60, duration_minutes: 30 } });
+    ({ browser, page } = await openSignedIn(server, { username: employee.username }));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('an exam that closed while its cover was open says so in Chinese, with the time it closed', async () => {
+    await new Shell(page).open('exams');
+    await page.getByRole('link', { name: examName }).click();
+    const startButton = page.getByRole('button', { name: zh('exams.cover.startExam', { count: 1 }) });
+    await startButton.waitFor();
+    const papers = (await server.api.get('/api/exam/papers', { token: server.adminToken })).body.data as { id: number; name: string }[];
+    const paper = papers.find((p) => p.name === examName)!;
+    const closesAt = new Date(Date.now() - 60_000).toISOString();
+    const closed = await server.api.put(`/api/exam/papers/${paper.id}`, { token: server.adminToken, body: { opens_at: new Date(Date.now() - 3600_000).toISOString(), closes_at: closesAt } });
+    assert.equal(closed.status, 200, closed.text);
+
+    await startButton.click();
+    const shown = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(closesAt));
+    await page.getByText(zh('errors.exam_window_closed', { closes_at: shown })).waitFor();
+    assert.equal(await page.getByText(/closed at/i).count(), 0, 'no English from the server');
+    await snap(page, JOURNEY, '04-translated-server-error');
+  });
+});
