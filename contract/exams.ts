@@ -26,6 +26,14 @@ export interface Question {
 }
 
 export type PaperType = 'formal' | 'self_test';
+
+/**
+ * When a candidate sees the answer key (correct answers and explanations) of their attempts: `always` (the spec's
+ * behaviour), once they have passed the paper, once they can start it no more (attempts used up or its window
+ * closed), or never. Admins always see it.
+ */
+export const ShowAnswers = ['always', 'after_pass', 'after_last_attempt', 'never'] as const;
+export type ShowAnswers = (typeof ShowAnswers)[number];
 export type PaperStatus = 'active' | 'inactive';
 
 export interface ExamPaper {
@@ -42,6 +50,12 @@ export interface ExamPaper {
   description: string;
   /** Starts allowed per user; null = unlimited. */
   max_attempts: number | null;
+  show_answers: ShowAnswers;
+  /** The window in which the paper may be started (ISO timestamps); null = no bound. */
+  opens_at: string | null;
+  closes_at: string | null;
+  /** Each attempt shows the options of single and multiple choice questions in an order of its own. */
+  shuffle_options: boolean;
   status: PaperStatus;
   /** When the paper was first active as a formal exam (employees were notified then); null otherwise. */
   published_at: string | null;
@@ -65,7 +79,7 @@ export interface OpenSession {
 }
 
 export interface ExamListItem
-  extends Pick<ExamPaper, 'id' | 'name' | 'type' | 'domain' | 'question_count' | 'total_score' | 'pass_score' | 'duration_minutes' | 'max_attempts'> {
+  extends Pick<ExamPaper, 'id' | 'name' | 'type' | 'domain' | 'question_count' | 'total_score' | 'pass_score' | 'duration_minutes' | 'max_attempts' | 'opens_at' | 'closes_at' | 'show_answers'> {
   status: ExamStanding;
   attempts: number;
   best_score: number | null;
@@ -79,6 +93,7 @@ export interface ExamListItem
 export interface ExamCover extends ExamListItem {
   description: string;
   randomize: boolean;
+  shuffle_options: boolean;
   attempts_left: number | null;
   /** Why can_start is false; null when it is true. */
   unavailable_reason: string | null;
@@ -155,6 +170,8 @@ export interface ExamOutcome {
   /** True when the submit came after deadline + grace and was graded as at the deadline. */
   late: boolean;
   certificate_id: number | null;
+  /** How often the candidate left the exam window (switched away, minimised) during the attempt; not blocking. */
+  leave_count: number;
 }
 
 export interface SubmitResult extends ExamOutcome {
@@ -188,7 +205,8 @@ export interface RecordAnswerDetail extends AnswerDetail {
   type: QuestionType;
   stem: string;
   options: QuestionOption[];
-  explanation: string;
+  /** Omitted while the paper hides its answers from the reader. */
+  explanation?: string;
 }
 
 export interface ExamRecordDetail extends ExamRecord {
@@ -236,6 +254,10 @@ export const ExamErrorCode = {
   sessionClosed: 'exam.session_closed',
   nothingToRetry: 'exam.nothing_to_retry',
   sessionOpen: 'exam.session_open',
+  /** Start refused before the paper's opens_at. */
+  notOpenYet: 'exam.not_open_yet',
+  /** Start refused after the paper's closes_at. */
+  windowClosed: 'exam.window_closed',
 } as const;
 
 /** Seconds after the deadline during which a submit still counts as on time (network, clock skew). */

@@ -85,7 +85,9 @@ export interface PushedAnswer {
 }
 
 /** A formal record as it goes up: its outcome as the branch graded it, and what the central server re-grades it from. */
-export interface PushedRecord extends Omit<ExamOutcome, 'certificate_id'> {
+export interface PushedRecord extends Omit<ExamOutcome, 'certificate_id' | 'leave_count'> {
+  /** Absent from branches older than migration 020. */
+  leave_count?: number;
   gid: string;
   user_gid: string;
   paper_gid: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Paging, QueryBool } from '../http/validate.js';
+import { ShowAnswers } from '../../contract/exams.js';
 
 const text = (max: number) => z.string().trim().max(max);
 const positiveId = z.number().int().positive();
@@ -48,6 +49,20 @@ const PaperType = z
   .transform((type) => (SELF_TEST_ALIASES.has(type) ? 'self_test' : type))
   .pipe(z.enum(['formal', 'self_test']));
 
+/** An ISO timestamp, or a date (`2026-11-22` = that day's start in UTC), normalised to the stored form. */
+const Instant = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'must be a date (YYYY-MM-DD) or an ISO timestamp')
+  .transform((value, ctx) => {
+    const time = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime();
+    if (Number.isNaN(time)) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+      return z.NEVER;
+    }
+    return new Date(time).toISOString();
+  });
+
 const PaperFields = z.object({
   name: text(200).min(1),
   type: PaperType,
@@ -59,6 +74,10 @@ const PaperFields = z.object({
   randomize: z.boolean().optional(),
   description: z.string().max(10_000).optional(),
   max_attempts: z.number().int().min(1).max(1000).nullable().optional(),
+  show_answers: z.enum(ShowAnswers).optional(),
+  opens_at: Instant.nullable().optional(),
+  closes_at: Instant.nullable().optional(),
+  shuffle_options: z.boolean().optional(),
   status: z.enum(['active', 'inactive']).optional(),
 });
 
@@ -66,9 +85,12 @@ const passWithinTotal = (p: { pass_score?: number; total_score?: number }) =>
   p.pass_score === undefined || p.total_score === undefined || p.pass_score <= p.total_score;
 const passWithinTotalIssue = { message: 'pass_score must not exceed total_score', path: ['pass_score'] };
 
-export const PaperCreate = PaperFields.refine(passWithinTotal, passWithinTotalIssue);
+const windowInOrder = (p: { opens_at?: string | null; closes_at?: string | null }) => !p.opens_at || !p.closes_at || p.opens_at < p.closes_at;
+const windowInOrderIssue = { message: 'closes_at must be after opens_at', path: ['closes_at'] };
+
+export const PaperCreate = PaperFields.refine(passWithinTotal, passWithinTotalIssue).refine(windowInOrder, windowInOrderIssue);
 /** Checked again against the stored paper for the fields that were not sent. */
-export const PaperUpdate = PaperFields.partial().refine(passWithinTotal, passWithinTotalIssue);
+export const PaperUpdate = PaperFields.partial().refine(passWithinTotal, passWithinTotalIssue).refine(windowInOrder, windowInOrderIssue);
 export type PaperInput = z.output<typeof PaperUpdate>;
 
 export const PaperListQuery = z.object({
@@ -97,26 +119,14 @@ export const SubmitBody = z.object({
   session_id: z.string().trim().min(1).max(64),
   answers: AnswerMap,
   time_spent_sec: z.number().int().min(0).max(10_000_000).optional(),
+  /** How often the candidate left the exam window (counted by the client; shown to admins, never blocking). */
+  leave_count: z.number().int().min(0).max(100_000).optional(),
 });
 export type SubmitInput = z.output<typeof SubmitBody>;
 
 export const SaveAnswersBody = z.object({ answers: AnswerMap });
 
 const searchText = z.string().trim().max(200).optional();
-
-/** An ISO timestamp, or a date (`2026-11-22` = that day's start in UTC), normalised to the stored form. */
-const Instant = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'must be a date (YYYY-MM-DD) or an ISO timestamp')
-  .transform((value, ctx) => {
-    const time = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime();
-    if (Number.isNaN(time)) {
-      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
-      return z.NEVER;
-    }
-    return new Date(time).toISOString();
-  });
 
 export const RecordQuery = Paging.extend({
   paper_id: queryId.optional(),

@@ -9,6 +9,11 @@ export interface KeyedQuestion {
   answer: string[];
   /** The question's version when the session drew it (absent in sessions started before versions existed). */
   version?: number;
+  /**
+   * Set when the session shuffled the options: the question's own keys in the order shown. The candidate saw the
+   * i-th shown option under the label `keys[i]`, so labels are read back through this (see fromShown / toShown).
+   */
+  shown?: string[];
 }
 
 /**
@@ -46,11 +51,23 @@ function keysOf(question: KeyedQuestion, value: unknown): string[] | undefined {
   return undefined;
 }
 
+/** The option a shown label stands for (a label that is not one stays as it is). */
+const fromShown = (question: KeyedQuestion, label: string): string => {
+  const at = question.shown ? question.keys.indexOf(label) : -1;
+  return at < 0 ? label : question.shown![at]!;
+};
+
+/** The label under which an option was shown. */
+const toShown = (question: KeyedQuestion, key: string): string => {
+  const at = question.shown ? question.shown.indexOf(key) : -1;
+  return at < 0 ? key : question.keys[at]!;
+};
+
 /** undefined = unanswered (null, "", []). */
 function answerOf(question: KeyedQuestion, value: unknown): Answer | undefined {
   if (value === null || value === undefined) return undefined;
   const keys = keysOf(question, value);
-  if (keys?.every((key) => question.keys.includes(key))) return keys.length ? { keys } : undefined;
+  if (keys?.every((key) => question.keys.includes(key))) return keys.length ? { keys: keys.map((label) => fromShown(question, label)) } : undefined;
   // Recorded as sent, in the detail's string-or-array shape.
   if (Array.isArray(value)) return { unusable: value.filter(isScalar).map(String) };
   return { unusable: isScalar(value) ? String(value) : encode(question, []) };
@@ -81,6 +98,24 @@ export function encodeAnswer(type: QuestionType, optionKeys: string[], selected:
 }
 
 const encode = (question: KeyedQuestion, selected: string[]): AnswerValue => encodeAnswer(question.type, question.keys, selected);
+
+/**
+ * A graded detail in the labels the candidate saw (a shuffled session's result as shown to them); stored records
+ * keep the question's own keys. Values that name no option (kept as sent) are left as they are.
+ */
+export function detailAsShown(questions: KeyedQuestion[], detail: AnswerDetail[]): AnswerDetail[] {
+  const byId = new Map(questions.filter((q) => q.shown).map((q) => [q.id, q]));
+  if (!byId.size) return detail;
+  const relabel = (question: KeyedQuestion, value: AnswerValue): AnswerValue => {
+    const keys = Array.isArray(value) ? value : value === '' ? [] : [value];
+    if (!keys.every((key) => question.keys.includes(key))) return value;
+    return encode(question, keys.map((key) => toShown(question, key)));
+  };
+  return detail.map((d) => {
+    const question = byId.get(d.question_id);
+    return question ? { ...d, user_answer: relabel(question, d.user_answer), correct_answer: relabel(question, d.correct_answer) } : d;
+  });
+}
 
 /** Exact-set match: every correct key chosen and nothing else; no partial credit. */
 const isExactSet = (selected: string[], correct: string[]): boolean =>

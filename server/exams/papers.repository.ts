@@ -7,7 +7,7 @@ import type { PaperFilter } from './exams.schema.js';
 import { recordPaperVersions } from '../sync/versions.js';
 
 /** SQLite returns booleans as 0/1. */
-export type PaperRow = Omit<ExamPaper, 'randomize'> & { randomize: boolean | number };
+export type PaperRow = Omit<ExamPaper, 'randomize' | 'shuffle_options'> & { randomize: boolean | number; shuffle_options: boolean | number };
 
 export type PaperContent = Omit<ExamPaper, 'id' | 'published_at' | 'created_at' | 'updated_at'>;
 
@@ -23,6 +23,10 @@ export const toPaper = (r: PaperRow): ExamPaper => ({
   randomize: toBool(r.randomize),
   description: r.description,
   max_attempts: toNullableNumber(r.max_attempts),
+  show_answers: r.show_answers ?? 'always',
+  opens_at: r.opens_at ?? null,
+  closes_at: r.closes_at ?? null,
+  shuffle_options: toBool(r.shuffle_options),
   status: r.status,
   published_at: r.published_at,
   created_at: r.created_at,

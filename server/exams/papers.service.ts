@@ -47,10 +47,17 @@ function content(input: PaperInput, base?: ExamPaper): PaperContent {
     randomize: pick('randomize', false),
     description: pick('description', ''),
     max_attempts: pick('max_attempts', null),
+    show_answers: pick('show_answers', 'always'),
+    opens_at: pick('opens_at', null),
+    closes_at: pick('closes_at', null),
+    shuffle_options: pick('shuffle_options', false),
     status: pick('status', 'active'),
   };
   if (paper.pass_score > paper.total_score) {
     throw validationFailed('Invalid pass_score: pass_score must not exceed total_score', [{ path: 'pass_score', message: 'must not exceed total_score' }]);
+  }
+  if (paper.opens_at && paper.closes_at && paper.opens_at >= paper.closes_at) {
+    throw validationFailed('Invalid closes_at: closes_at must be after opens_at', [{ path: 'closes_at', message: 'must be after opens_at' }]);
   }
   return paper;
 }

@@ -24,7 +24,7 @@ type NewRecordRow = Omit<NewRecord, 'detail' | 'gid'> & { detail: string; gid: s
 const RECORD_COLUMNS: Columns<NewRecordRow> = [
   ['session_id', 'text'], ['paper_id', 'integer'], ['user_id', 'integer'], ['exam_name', 'text'], ['score', 'real'], ['total_score', 'integer'],
   ['pass_score', 'integer'], ['passed', 'boolean'], ['correct_count', 'integer'], ['wrong_count', 'integer'], ['question_count', 'integer'],
-  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['detail', 'text'], ['started_at', 'text'], ['submitted_at', 'text'], ['gid', 'text'],
+  ['time_spent_sec', 'integer'], ['late', 'boolean'], ['leave_count', 'integer'], ['detail', 'text'], ['started_at', 'text'], ['submitted_at', 'text'], ['gid', 'text'],
 ];
 
 /** Inserts the records in one statement; returns the new record id per session id. */
@@ -65,6 +65,7 @@ const toRecord = (r: RecordRow): ExamRecord => ({
   question_count: toNumber(r.question_count),
   time_spent_sec: toNumber(r.time_spent_sec),
   late: toBool(r.late),
+  leave_count: toNumber(r.leave_count),
   started_at: r.started_at,
   submitted_at: r.submitted_at,
   certificate_id: toNullableNumber(r.certificate_id),
@@ -72,7 +73,7 @@ const toRecord = (r: RecordRow): ExamRecord => ({
 
 const SUMMARY_COLUMNS = [
   'r.id', 'r.session_id', 'r.paper_id', 'r.user_id', 'r.exam_name', 'r.score', 'r.total_score', 'r.pass_score', 'r.passed', 'r.correct_count',
-  'r.wrong_count', 'r.question_count', 'r.time_spent_sec', 'r.late', 'r.started_at', 'r.submitted_at',
+  'r.wrong_count', 'r.question_count', 'r.time_spent_sec', 'r.late', 'r.leave_count', 'r.started_at', 'r.submitted_at',
   'u.username', 'u.full_name', 'u.department', 'c.id as certificate_id',
 ];
 

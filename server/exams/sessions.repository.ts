@@ -32,12 +32,25 @@ export type SessionRow = Omit<ExamSession, 'questions' | 'saved_answers'> & {
 
 export type NewSession = Pick<ExamSession, 'kind' | 'paper_id' | 'user_id' | 'exam_name' | 'total_score' | 'pass_score' | 'duration_minutes' | 'questions'>;
 
-/** Stored as compact tuples [id, type, option keys, correct keys, version]: the row stays within one database page. */
-type QuestionTuple = [number, KeyedQuestion['type'], string[], string[], number?];
-export const packQuestions = (questions: KeyedQuestion[]): string =>
-  JSON.stringify(questions.map((q): QuestionTuple => (q.version === undefined ? [q.id, q.type, q.keys, q.answer] : [q.id, q.type, q.keys, q.answer, q.version])));
+/**
+ * Stored as compact tuples [id, type, option keys, correct keys, version, shown order]: the row stays within one
+ * database page. The shown order is there only when the session shuffled that question's options.
+ */
+type QuestionTuple = [number, KeyedQuestion['type'], string[], string[], (number | null)?, string[]?];
+const packQuestion = (q: KeyedQuestion): QuestionTuple => {
+  if (q.shown) return [q.id, q.type, q.keys, q.answer, q.version ?? null, q.shown];
+  return q.version === undefined ? [q.id, q.type, q.keys, q.answer] : [q.id, q.type, q.keys, q.answer, q.version];
+};
+export const packQuestions = (questions: KeyedQuestion[]): string => JSON.stringify(questions.map(packQuestion));
 const unpackQuestions = (json: string): KeyedQuestion[] =>
-  parseJson<QuestionTuple[]>(json, []).map(([id, type, keys, answer, version]) => (version === undefined ? { id, type, keys, answer } : { id, type, keys, answer, version }));
+  parseJson<QuestionTuple[]>(json, []).map(([id, type, keys, answer, version, shown]) => ({
+    id,
+    type,
+    keys,
+    answer,
+    ...(version === undefined || version === null ? {} : { version }),
+    ...(shown ? { shown } : {}),
+  }));
 
 const toSession = (r: SessionRow): ExamSession => ({
   id: r.id,

@@ -6,7 +6,9 @@ import {
   RETRY_MINUTES_PER_QUESTION,
   SUBMIT_GRACE_SECONDS,
   type AnswerMap,
+  type ExamPaper,
   type IssuedQuestion,
+  type QuestionOption,
   type QuestionExplanation,
   type SavedAnswers,
   type SessionState,
@@ -19,6 +21,7 @@ import { findPaperRow, toPaper } from './papers.repository.js';
 import { countStarts, findOwnSession, insertSession, saveSessionAnswers, type ExamSession, type NewSession } from './sessions.repository.js';
 import { unmasteredQuestionIds } from './mistakes.repository.js';
 import type { RetryInput } from './exams.schema.js';
+import { answersVisible } from './answer-visibility.js';
 
 const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' | 'answer' | 'version'>): KeyedQuestion => ({
   id: q.id,
@@ -28,13 +31,36 @@ const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' 
   version: q.version,
 });
 
-const issued = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'stem' | 'options'>, index: number): IssuedQuestion => ({
+const issued = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'stem' | 'options'>, index: number, shown?: string[]): IssuedQuestion => ({
   id: q.id,
   order: index + 1,
   type: q.type,
   stem: q.stem,
-  options: q.options,
+  options: shown ? shownOptions(q.options, shown) : q.options,
 });
+
+/** A shuffled question's options: the texts in the shown order, under the question's labels in their own order. */
+function shownOptions(options: QuestionOption[], shown: string[]): QuestionOption[] {
+  const text = new Map(options.map((o) => [o.key, o.text]));
+  return options.map((o, i) => ({ key: o.key, text: text.get(shown[i]!) ?? '' }));
+}
+
+/** True/false keeps its order (its labels are its meaning); a question with one option has nothing to shuffle. */
+const shufflable = (q: KeyedQuestion): boolean => q.type !== 'true_false' && q.keys.length > 1;
+
+/** A new order of the question's keys for one attempt. */
+const withShownOrder = (q: KeyedQuestion): KeyedQuestion => (shufflable(q) ? { ...q, shown: shuffle([...q.keys]) } : q);
+
+/** 409 outside the paper's window; a session started inside it may be submitted until its own deadline. */
+function assertWithinWindow(paper: ExamPaper, at: Date): void {
+  const stamp = at.toISOString();
+  if (paper.opens_at && stamp < paper.opens_at) {
+    throw new AppError(409, ExamErrorCode.notOpenYet, `This exam opens at ${paper.opens_at}`, { opens_at: paper.opens_at });
+  }
+  if (paper.closes_at && stamp >= paper.closes_at) {
+    throw new AppError(409, ExamErrorCode.windowClosed, `This exam closed at ${paper.closes_at}`, { closes_at: paper.closes_at });
+  }
+}
 
 function started(session: ExamSession, questions: IssuedQuestion[]): StartedExam {
   return {
@@ -53,16 +79,18 @@ function started(session: ExamSession, questions: IssuedQuestion[]): StartedExam
 }
 
 /** Freezes the answer key of the drawn questions into a new session and issues them without answers. */
-async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[]): Promise<StartedExam> {
+async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[], shuffleOptions = false): Promise<StartedExam> {
   const questions = rows.map(toQuestion);
-  const session = await insertSession(db, { ...fields, questions: questions.map(keyed) }, new Date());
-  return started(session, questions.map(issued));
+  const keys = questions.map(keyed).map((q) => (shuffleOptions ? withShownOrder(q) : q));
+  const session = await insertSession(db, { ...fields, questions: keys }, new Date());
+  return started(session, questions.map((q, i) => issued(q, i, keys[i]!.shown)));
 }
 
 export async function startExam(db: Db, user: User, paperId: number): Promise<StartedExam> {
   const row = await findPaperRow(db, paperId);
   if (!row || row.status !== 'active') throw notFound('Exam');
   const paper = toPaper(row);
+  assertWithinWindow(paper, new Date());
   if (paper.max_attempts !== null && (await countStarts(db, user.id, paper.id)) >= paper.max_attempts) {
     throw new AppError(409, ExamErrorCode.attemptsExhausted, `All ${paper.max_attempts} attempts of this exam are used`);
   }
@@ -75,7 +103,7 @@ export async function startExam(db: Db, user: User, paperId: number): Promise<St
     });
   }
   const { id, name, type, total_score, pass_score, duration_minutes } = paper;
-  return openSession(db, { kind: type, paper_id: id, user_id: user.id, exam_name: name, total_score, pass_score, duration_minutes }, rows);
+  return openSession(db, { kind: type, paper_id: id, user_id: user.id, exam_name: name, total_score, pass_score, duration_minutes }, rows, paper.shuffle_options);
 }
 
 const shuffle = <T>(items: T[]): T[] => {
@@ -104,7 +132,7 @@ export async function getSessionState(db: Db, user: User, sessionId: string): Pr
   const session = await findOwnSession(db, sessionId, user.id);
   if (!session) throw notFound('Exam session');
   const current = await questionsByIds(db, session.questions.map((q) => q.id));
-  const questions = session.questions.map((q, i) => issued({ stem: '', options: [], ...current.get(q.id), id: q.id, type: q.type }, i));
+  const questions = session.questions.map((q, i) => issued({ stem: '', options: [], ...current.get(q.id), id: q.id, type: q.type }, i, q.shown));
   return {
     ...started(session, questions),
     saved_answers: session.saved_answers as AnswerMap,
@@ -119,6 +147,7 @@ export async function sessionExplanations(db: Db, user: User, sessionId: string)
   const session = await findOwnSession(db, sessionId, user.id);
   if (!session) throw notFound('Exam session');
   if (!session.submitted_at) throw new AppError(409, ExamErrorCode.sessionOpen, 'Explanations are shown once the session is submitted');
+  if (!(await answersVisible(db, user, user.id, session.paper_id))) return [];
   const current = await questionsByIds(db, session.questions.map((q) => q.id));
   return session.questions.map((q) => ({ question_id: q.id, explanation: current.get(q.id)?.explanation ?? '' }));
 }

@@ -20,6 +20,9 @@ function unavailableReason(paper: ExamPaper, standing: PaperStanding, available:
   if (paper.status !== 'active') return 'This exam is no longer offered';
   if (paper.max_attempts !== null && standing.starts >= paper.max_attempts) return `All ${paper.max_attempts} attempts are used`;
   if (available === 0) return 'The question bank has no active questions for this exam';
+  const at = new Date().toISOString();
+  if (paper.opens_at && at < paper.opens_at) return `This exam opens at ${paper.opens_at}`;
+  if (paper.closes_at && at >= paper.closes_at) return `This exam closed at ${paper.closes_at}`;
   return null;
 }
 
@@ -34,6 +37,9 @@ function listItem(paper: ExamPaper, standing: PaperStanding, available: number, 
     pass_score: paper.pass_score,
     duration_minutes: paper.duration_minutes,
     max_attempts: paper.max_attempts,
+    opens_at: paper.opens_at,
+    closes_at: paper.closes_at,
+    show_answers: paper.show_answers,
     status: standingStatus(standing),
     attempts: standing.starts,
     best_score: standing.best_score,
@@ -86,6 +92,7 @@ export async function examCover(db: Db, user: User, paperId: number): Promise<Ex
     ...listItem(paper, standing, available, open.get(paperId)),
     description: paper.description,
     randomize: paper.randomize,
+    shuffle_options: paper.shuffle_options,
     attempts_left: paper.max_attempts === null ? null : Math.max(0, paper.max_attempts - standing.starts),
     unavailable_reason: unavailableReason(paper, standing, available),
     instructions: instructions(paper, available),

@@ -9,6 +9,7 @@ import { consumeSessions, type ExamSession } from './sessions.repository.js';
 import { insertRecords } from './records.repository.js';
 import { insertCertificates } from './certificates.repository.js';
 import { markMastered, recordMistakes } from './mistakes.repository.js';
+import { papersHidingAnswers } from './answer-visibility.js';
 
 export interface GradedSubmit {
   session: ExamSession;
@@ -26,7 +27,7 @@ async function storeFormal(db: Db, submits: GradedSubmit[]): Promise<Map<GradedS
       gid: gids?.record,
       session_id: session.id, paper_id: session.paper_id!, user_id: user.id, exam_name: r.exam_name, score: r.score, total_score: r.total_score,
       pass_score: r.pass_score, passed: r.passed, correct_count: r.correct_count, wrong_count: r.wrong_count, question_count: r.question_count,
-      time_spent_sec: r.time_spent_sec, late: r.late, detail: r.detail, started_at: session.started_at, submitted_at: r.submitted_at,
+      time_spent_sec: r.time_spent_sec, late: r.late, leave_count: r.leave_count, detail: r.detail, started_at: session.started_at, submitted_at: r.submitted_at,
     })),
   );
   const results = new Map(submits.map((s) => [s, { ...s.result, record_id: recordIds.get(s.session.id)! }]));
@@ -43,11 +44,15 @@ async function storeFormal(db: Db, submits: GradedSubmit[]): Promise<Map<GradedS
   return results;
 }
 
-/** Wrong (and unanswered) questions enter the mistake book; in a retry, the ones answered right are mastered. */
+/**
+ * Wrong (and unanswered) questions enter the mistake book; in a retry, the ones answered right are mastered. Misses
+ * on a paper that hides its answer key do not: the mistake book shows the correct answers.
+ */
 async function updateMistakeBooks(db: Db, submits: GradedSubmit[]): Promise<void> {
+  const hiding = await papersHidingAnswers(db, submits.flatMap(({ session }) => (session.paper_id === null ? [] : [session.paper_id])));
   await recordMistakes(
     db,
-    submits.flatMap(({ session, user, result }) =>
+    submits.filter(({ session }) => session.paper_id === null || !hiding.has(session.paper_id)).flatMap(({ session, user, result }) =>
       result.detail.filter((d) => !d.is_correct).map((d) => ({ user_id: user.id, question_id: d.question_id, user_answer: d.user_answer, source: session.kind, at: result.submitted_at })),
     ),
   );

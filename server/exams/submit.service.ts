@@ -4,7 +4,8 @@ import type { User } from '../../contract/users.js';
 import { SUBMIT_GRACE_SECONDS, type SubmitResult } from '../../contract/exams.js';
 import { AppError, notFound } from '../http/errors.js';
 import { pointsOfRecord } from '../learning/points.service.js';
-import { grade, parseAnswers, scoreOf, type Selection } from './grading.js';
+import { detailAsShown, grade, parseAnswers, scoreOf, type Selection } from './grading.js';
+import { answersVisible, withoutAnswerKey } from './answer-visibility.js';
 import { findSessions, type ExamSession } from './sessions.repository.js';
 import { storeSubmits, type GradedSubmit } from './submit-store.js';
 import { findRecord, type StoredRecord } from './records.repository.js';
@@ -15,7 +16,8 @@ import type { SubmitInput } from './exams.schema.js';
  * Grades the session as of `at`. Past deadline + grace, the submitted answers are ignored: the session is graded as
  * submitted at the deadline, with the answers saved (autosave) before it and the whole time limit as time spent.
  */
-function evaluate(session: ExamSession, selection: Selection, timeSpent: number | undefined, at: Date): SubmitResult {
+function evaluate(session: ExamSession, selection: Selection, input: Pick<SubmitInput, 'time_spent_sec' | 'leave_count'>, at: Date): SubmitResult {
+  const timeSpent = input.time_spent_sec;
   const deadline = Date.parse(session.deadline_at);
   const late = at.getTime() > deadline + SUBMIT_GRACE_SECONDS * 1000;
   const limitSec = session.duration_minutes * 60;
@@ -40,6 +42,7 @@ function evaluate(session: ExamSession, selection: Selection, timeSpent: number 
     submitted_at: late ? session.deadline_at : at.toISOString(),
     late,
     certificate_id: null,
+    leave_count: input.leave_count ?? 0,
     points_awarded: 0,
     detail,
   };
@@ -65,14 +68,14 @@ export interface SubmitRequest {
   at: Date;
 }
 
-/** What became of one submit of a batch: stored now, already consumed (replay the stored result), or refused. */
-export type SubmitOutcome = { stored: SubmitResult } | { replay: string } | { refused: AppError };
+/** What became of one submit of a batch: stored now (with its session), already consumed (replay the stored result), or refused. */
+export type SubmitOutcome = { stored: SubmitResult; session: ExamSession } | { replay: string } | { refused: AppError };
 
 /** Grades one submit against its session as read; nothing is thrown, so one bad submit never fails a batch. */
 export function gradeSubmit({ user, input, at }: SubmitRequest, session: ExamSession | undefined): SubmitOutcome | GradedSubmit {
   if (!session || session.user_id !== user.id) return { refused: notFound('Exam session') };
   if (session.submitted_at) return { replay: session.id };
-  return { session, user, result: evaluate(session, parseAnswers(session.questions, input.answers), input.time_spent_sec, at) };
+  return { session, user, result: evaluate(session, parseAnswers(session.questions, input.answers), input, at) };
 }
 
 /**
@@ -84,7 +87,7 @@ export async function submitBatch(db: Db, requests: SubmitRequest[]): Promise<Su
   const prepared = requests.map((request, i) => gradeSubmit(request, sessions[i]));
   const graded = prepared.filter((p): p is GradedSubmit => 'result' in p);
   const stored = await storeSubmits(db, graded);
-  const outcomes = new Map(graded.map((g, i) => [g, stored[i] ? { stored: stored[i] } : { replay: g.session.id }]));
+  const outcomes = new Map(graded.map((g, i): [GradedSubmit, SubmitOutcome] => [g, stored[i] ? { stored: stored[i], session: g.session } : { replay: g.session.id }]));
   return prepared.map((p) => ('result' in p ? outcomes.get(p)! : p));
 }
 
@@ -95,5 +98,13 @@ export async function submitBatch(db: Db, requests: SubmitRequest[]): Promise<Su
 export async function submitExam(db: Db, pipeline: SubmitPipeline, user: User, input: SubmitInput): Promise<SubmitResult> {
   const outcome = await pipeline.submit({ user, input, at: new Date() });
   if ('refused' in outcome) throw outcome.refused;
-  return 'stored' in outcome ? outcome.stored : storedResult(db, outcome.replay);
+  if ('stored' in outcome) return presented(db, user, outcome.session, outcome.stored);
+  const [session] = await findSessions(db, [outcome.replay]);
+  return presented(db, user, session!, await storedResult(db, outcome.replay));
+}
+
+/** The result as its candidate is shown it: in the labels they saw, without the answer key while the paper hides it. */
+async function presented(db: Db, user: User, session: ExamSession, result: SubmitResult): Promise<SubmitResult> {
+  const detail = detailAsShown(session.questions, result.detail);
+  return { ...result, detail: (await answersVisible(db, user, user.id, result.paper_id)) ? detail : withoutAnswerKey(detail) };
 }

@@ -78,8 +78,8 @@ export const ENTITIES: readonly EntityDef[] = [
   {
     entity: 'paper',
     table: 'exam_papers',
-    fields: ['name', 'type', 'domain', 'question_count', 'total_score', 'pass_score', 'duration_minutes', 'randomize', 'description', 'max_attempts', 'status', 'published_at', 'version', ...STAMPS],
-    booleans: ['randomize'],
+    fields: ['name', 'type', 'domain', 'question_count', 'total_score', 'pass_score', 'duration_minutes', 'randomize', 'description', 'max_attempts', 'show_answers', 'opens_at', 'closes_at', 'shuffle_options', 'status', 'published_at', 'version', ...STAMPS],
+    booleans: ['randomize', 'shuffle_options'],
     onDelete: { set: { status: 'inactive' } },
   },
   {

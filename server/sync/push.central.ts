@@ -99,7 +99,7 @@ function graded(record: PushedRecord, user: User, paperId: number, questions: Ke
     session_id: record.session_id, kind: 'formal', paper_id: paperId, record_id: null, exam_name: record.exam_name, score,
     total_score: record.total_score, pass_score: record.pass_score, passed: record.passed, correct_count: correct,
     wrong_count: questions.length - correct, question_count: questions.length, time_spent_sec: record.time_spent_sec,
-    submitted_at: record.submitted_at, late: record.late, certificate_id: null, points_awarded: 0, detail,
+    submitted_at: record.submitted_at, late: record.late, certificate_id: null, leave_count: record.leave_count ?? 0, points_awarded: 0, detail,
   };
   // A certificate the branch did not send a gid for (none on a passed record should happen) gets a new one.
   return { session, user, result, gids: { record: record.gid, certificate: record.certificate_gid ?? undefined } };

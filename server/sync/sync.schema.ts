@@ -27,6 +27,7 @@ const PushedRecord = z.object({
   question_count: z.number().int().min(0),
   time_spent_sec: z.number().int().min(0).max(2_147_483_647),
   late: z.boolean(),
+  leave_count: z.number().int().min(0).max(2_147_483_647).optional(),
   duration_minutes: z.number().int().min(0).max(100_000),
   started_at: Stamp,
   submitted_at: Stamp,

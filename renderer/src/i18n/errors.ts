@@ -1,73 +1,10 @@
-// The ONE table from the server's stable error codes to translated messages. A code not listed falls back to
-// its status class; for the generic codes the server's own message (English) is shown as a detail.
+// A server error in the reader's language: the code's message (error-codes.ts), with its details composed from the
+// error's parameters. A code not listed falls back to its status class. The server's own words (English) are shown
+// as a detail only to an English reader, for the generic codes; a Chinese reader gets what the parameters say.
 import type { TFunction } from 'i18next';
 import { ApiError } from '../api/client';
-
-type ErrorKey = `errors.${string}`;
-
-const byCode: Record<string, ErrorKey> = {
-  network_error: 'errors.network_error',
-  unauthorized: 'errors.unauthorized',
-  forbidden: 'errors.forbidden',
-  not_found: 'errors.not_found',
-  conflict: 'errors.conflict',
-  bad_request: 'errors.bad_request',
-  invalid_json: 'errors.bad_request',
-  validation_failed: 'errors.validation_failed',
-  payload_too_large: 'errors.payload_too_large',
-  unsupported_media_type: 'errors.unsupported_media_type',
-  internal_error: 'errors.internal_error',
-  account_disabled: 'errors.account_disabled',
-  no_model_route: 'errors.no_model_route',
-  model_route_failed: 'errors.model_route_failed',
-  model_stream_failed: 'errors.model_route_failed',
-  unknown_quick_action: 'errors.unknown_quick_action',
-  commission_rate_missing: 'errors.commission_rate_missing',
-  'exam.not_enough_questions': 'errors.exam_not_enough_questions',
-  'exam.attempts_exhausted': 'errors.exam_attempts_exhausted',
-  'exam.session_closed': 'errors.exam_session_closed',
-  'exam.nothing_to_retry': 'errors.exam_nothing_to_retry',
-  'exam.session_open': 'errors.exam_session_open',
-  pack_invalid: 'errors.pack_invalid',
-  pack_empty: 'errors.pack_empty',
-  pack_not_approved: 'errors.pack_not_approved',
-  pack_conflict: 'errors.pack_conflict',
-  'knowledge.invalid_format': 'errors.knowledge_invalid_format',
-  'knowledge.not_pending': 'errors.already_reviewed',
-  'knowledge.file_changed': 'errors.knowledge_file_changed',
-  'knowledge.file_missing': 'errors.knowledge_file_missing',
-  'media.not_pending': 'errors.already_reviewed',
-  'media.upload_busy': 'errors.media_upload_busy',
-  'media.size_mismatch': 'errors.media_upload_broken',
-  'media.chunks_missing': 'errors.media_upload_broken',
-  'media.chunk_out_of_range': 'errors.media_upload_broken',
-  'media.chunk_size_mismatch': 'errors.media_upload_broken',
-  'learning.course_inactive': 'errors.course_inactive',
-  'audio.unsupported_format': 'errors.audio_unsupported_format',
-  unsupported_audio: 'errors.audio_unsupported',
-  invalid_audio: 'errors.audio_invalid',
-  'audio.job_finished': 'errors.audio_job_finished',
-  'audio.job_interrupted': 'errors.audio_job_interrupted',
-  'audio.recording_unavailable': 'errors.audio_recording_unavailable',
-  'audio.invalid_model': 'errors.audio_invalid_model',
-  'audio.invalid_model_name': 'errors.audio_invalid_model_name',
-  'audio.model_exists': 'errors.audio_model_exists',
-  'audio.model_read_only': 'errors.audio_model_read_only',
-  'media.wrong_upload_purpose': 'errors.media_upload_broken',
-  'workbench.speakers_required': 'errors.speakers_required',
-  'coaching.unknown_speaker': 'errors.coaching_unknown_speaker',
-  'coaching.no_transcript': 'errors.coaching_no_transcript',
-  'coaching.draft_reviewed': 'errors.already_reviewed',
-  'coaching.no_scenario': 'errors.coaching_no_scenario',
-  'coaching.admin_listen_off': 'errors.coaching_admin_listen_off',
-  'coaching.invalid_recording_token': 'errors.coaching_recording_expired',
-  'auth.login_locked': 'errors.login_locked',
-  'sync.insecure_url': 'errors.sync_insecure_url',
-  'sync.enrolment_refused': 'errors.sync_enrolment_refused',
-  'sync.central_unreachable': 'errors.sync_central_unreachable',
-  'sync.central_refused': 'errors.sync_central_refused',
-  'sync.not_enrolled': 'errors.sync_not_enrolled',
-};
+import { errorKeyOf, type ErrorKey } from './error-codes';
+import { currentLanguage } from './index';
 
 /** Codes whose translation is general: the server's message says what exactly was wrong. */
 const GENERIC = new Set(['bad_request', 'invalid_json', 'validation_failed', 'conflict', 'sync.central_refused']);
@@ -81,9 +18,31 @@ export interface DescribedError {
   detail?: string;
 }
 
+/** The fields a validation error names (details [{path, message}]), as the reader can find them in the form. */
+function fieldsOf(details: unknown): string[] {
+  if (!Array.isArray(details)) return [];
+  return [...new Set(details.map((d) => (d && typeof d === 'object' && 'path' in d ? String((d as { path: unknown }).path) : '')).filter(Boolean))];
+}
+
+/** Parameters of the message: the error's details object, its instants formatted for the reader. */
+function paramsOf(details: unknown): Record<string, string | number> {
+  if (!details || typeof details !== 'object' || Array.isArray(details)) return {};
+  const format = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
+  return Object.fromEntries(
+    Object.entries(details).flatMap(([name, value]): [string, string | number][] => {
+      if (typeof value === 'number') return [[name, value]];
+      if (typeof value !== 'string') return [];
+      return [[name, /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? format.format(new Date(value)) : value]];
+    }),
+  );
+}
+
 export function describeError(error: unknown, t: TFunction): DescribedError {
   if (!(error instanceof ApiError)) return { message: t('errors.unexpected') };
-  const key = byCode[error.code];
-  const detail = !key || GENERIC.has(error.code) ? error.message || undefined : undefined;
-  return { message: t((key ?? byStatus(error.status)) as never), detail };
+  const key = errorKeyOf(error.code);
+  const message = String(t((key ?? byStatus(error.status)) as never, paramsOf(error.details) as never));
+  if (key && !GENERIC.has(error.code)) return { message };
+  if (currentLanguage() === 'en') return { message, detail: error.message || undefined };
+  const fields = fieldsOf(error.details);
+  return { message, detail: fields.length ? (t('errors.details.fields', { fields: fields.join('、') }) as string) : undefined };
 }

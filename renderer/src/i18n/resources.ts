@@ -15,6 +15,7 @@ import type errors from './locales/zh-CN/errors.json';
 import type exams from './locales/zh-CN/exams.json';
 import type examStats from './locales/zh-CN/examStats.json';
 import type home from './locales/zh-CN/home.json';
+import type integrity from './locales/zh-CN/integrity.json';
 import type knowledge from './locales/zh-CN/knowledge.json';
 import type learning from './locales/zh-CN/learning.json';
 import type media from './locales/zh-CN/media.json';
@@ -44,6 +45,7 @@ export interface Resources {
   exams: typeof exams;
   examStats: typeof examStats;
   home: typeof home;
+  integrity: typeof integrity;
   knowledge: typeof knowledge;
   learning: typeof learning;
   media: typeof media;

@@ -14,6 +14,7 @@ import * as sync from './014_sync.js';
 import * as coaching from './015_coaching.js';
 import * as syncMore from './016_sync_more.js';
 import * as storage from './017_storage.js';
+import * as examIntegrity from './020_exam_integrity.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015_coaching': coaching,
   '016_sync_more': syncMore,
   '017_storage': storage,
+  '020_exam_integrity': examIntegrity,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

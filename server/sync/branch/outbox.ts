@@ -54,6 +54,7 @@ interface RecordJoin {
   question_count: number;
   time_spent_sec: number;
   late: boolean | number;
+  leave_count: number | null;
   detail: string;
   started_at: string;
   submitted_at: string;
@@ -97,7 +98,7 @@ async function recordChanges(db: Db, waiting: Waiting[]): Promise<Map<string, Pu
       data: {
         gid: r.gid, session_id: r.session_id, user_gid: r.user_gid, paper_gid: r.paper_gid, exam_name: r.exam_name, score: toNumber(r.score),
         total_score: toNumber(r.total_score), pass_score: toNumber(r.pass_score), passed: toBool(r.passed), correct_count: toNumber(r.correct_count),
-        wrong_count: toNumber(r.wrong_count), question_count: toNumber(r.question_count), time_spent_sec: toNumber(r.time_spent_sec), late: toBool(r.late),
+        wrong_count: toNumber(r.wrong_count), question_count: toNumber(r.question_count), time_spent_sec: toNumber(r.time_spent_sec), late: toBool(r.late), leave_count: toNumber(r.leave_count),
         duration_minutes: session.duration_minutes, started_at: r.started_at, submitted_at: r.submitted_at, certificate_gid: r.certificate_gid, answers,
       },
     }]];

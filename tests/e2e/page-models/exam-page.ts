@@ -34,8 +34,25 @@ export class ExamPage {
     return this.page.getByRole('status').getByText(this.t(`exams.session.save.${status}`), { exact: true });
   }
 
+  /** Submits: the submit button, then the confirmation dialog's yes. */
   async submit(): Promise<void> {
     await this.page.getByRole('button', { name: this.t('exams.session.submit') }).click();
+    await this.confirmDialog.getByRole('button', { name: this.t('integrity.confirm.ok') }).click();
+    await this.confirmDialog.waitFor({ state: 'hidden' });
+  }
+
+  get confirmDialog(): Locator {
+    return this.page.getByRole('dialog', { name: this.t('integrity.confirm.title') });
+  }
+
+  /** 题目导航: the navigator of the session. */
+  get navigator(): Locator {
+    return this.page.getByRole('navigation', { name: this.t('integrity.navigator.title') });
+  }
+
+  /** Flags the question with this stem for another look. */
+  async flag(stem: string): Promise<void> {
+    await this.page.locator('li', { has: this.page.getByRole('group', { name: stem }) }).getByRole('button', { name: this.t('integrity.flag.add') }).click();
   }
 
   get leaveDialog(): Locator {

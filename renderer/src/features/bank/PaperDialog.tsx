@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Checkbox, Col, Input, InputNumber, Radio, Row, Switch } from 'antd';
+import dayjs from 'dayjs';
+import { Alert, Checkbox, Col, DatePicker, Input, InputNumber, Radio, Row, Select, Switch } from 'antd';
+import { ShowAnswers } from '../../../../contract/exams';
 import { FormItem, useZodForm } from '../../components/form/ZodForm';
 import { FormDialog } from '../../components/form/FormDialog';
 import type { ExamPaperAdmin, PaperType } from '../../api/types';
@@ -24,9 +26,14 @@ const schema = z
     randomize: z.boolean(),
     max_attempts: whole(1, 1000).nullable(),
     description: z.string().max(10_000, 'content.validation.tooLong'),
+    show_answers: z.enum(ShowAnswers),
+    shuffle_options: z.boolean(),
+    opens_at: z.string().nullable(),
+    closes_at: z.string().nullable(),
     publish: z.boolean(),
   })
-  .refine((p) => p.pass_score <= p.total_score, { path: ['pass_score'], message: 'bank.validation.passAboveTotal' });
+  .refine((p) => p.pass_score <= p.total_score, { path: ['pass_score'], message: 'bank.validation.passAboveTotal' })
+  .refine((p) => !p.opens_at || !p.closes_at || p.opens_at < p.closes_at, { path: ['closes_at'], message: 'integrity.paper.windowOrder' });
 
 const valuesOf = (p?: ExamPaperAdmin): z.input<typeof schema> => ({
   name: p?.name ?? '',
@@ -39,6 +46,10 @@ const valuesOf = (p?: ExamPaperAdmin): z.input<typeof schema> => ({
   randomize: p?.randomize ?? true,
   max_attempts: p?.max_attempts ?? null,
   description: p?.description ?? '',
+  show_answers: p?.show_answers ?? 'always',
+  shuffle_options: p?.shuffle_options ?? false,
+  opens_at: p?.opens_at ?? null,
+  closes_at: p?.closes_at ?? null,
   publish: p ? p.status === 'active' : true,
 });
 
@@ -98,6 +109,28 @@ export function PaperDialog({ paper, onClose, onSaved }: { paper?: ExamPaperAdmi
           </FormItem>
         </Col>
       </Row>
+      <Row gutter={16}>
+        <Col span={14}>
+          <FormItem control={form.control} name="show_answers" label={t('integrity.paper.showAnswers')} extra={t('integrity.paper.showAnswersHelp')}>
+            {(field) => <Select {...field} options={ShowAnswers.map((v) => ({ value: v, label: t(`integrity.paper.show.${v}`) }))} />}
+          </FormItem>
+        </Col>
+        <Col span={10}>
+          <FormItem control={form.control} name="shuffle_options" label={t('integrity.paper.shuffleOptions')} extra={t('integrity.paper.shuffleOptionsHelp')}>
+            {(field) => <Switch id={field.id} checked={form.getValues('shuffle_options')} onChange={field.onChange} />}
+          </FormItem>
+        </Col>
+        <Col span={12}>
+          <FormItem control={form.control} name="opens_at" label={t('integrity.paper.opensAt')}>
+            {(field) => <InstantPicker id={field.id} value={field.value} onChange={field.onChange} />}
+          </FormItem>
+        </Col>
+        <Col span={12}>
+          <FormItem control={form.control} name="closes_at" label={t('integrity.paper.closesAt')} extra={t('integrity.paper.windowHelp')}>
+            {(field) => <InstantPicker id={field.id} value={field.value} onChange={field.onChange} />}
+          </FormItem>
+        </Col>
+      </Row>
       {available !== undefined && count > available && <Alert className="section" type="warning" showIcon title={t('bank.papers.fewerQuestions', { count: available })} />}
       <FormItem control={form.control} name="description" label={t('bank.papers.description')}>
         {(field) => <Input.TextArea {...field} autoSize={{ minRows: 2, maxRows: 5 }} />}
@@ -111,5 +144,19 @@ export function PaperDialog({ paper, onClose, onSaved }: { paper?: ExamPaperAdmi
       </FormItem>
       {notifies && <Alert className="section" type="info" showIcon title={t('bank.papers.notifies')} />}
     </FormDialog>
+  );
+}
+
+/** A moment of the paper's window, edited in local time and kept as an ISO string (null when cleared). */
+function InstantPicker({ id, value, onChange }: { id?: string; value: string | null; onChange(value: string | null): void }) {
+  return (
+    <DatePicker
+      id={id}
+      className="full-width"
+      showTime={{ format: 'HH:mm' }}
+      format="YYYY-MM-DD HH:mm"
+      value={value ? dayjs(value) : null}
+      onChange={(d) => onChange(d ? d.second(0).millisecond(0).toISOString() : null)}
+    />
   );
 }

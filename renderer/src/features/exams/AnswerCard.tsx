@@ -12,6 +12,9 @@ export interface AnsweredQuestion {
   explanation?: string;
 }
 
+/** The paper hides its answer key from this reader: the server sent an empty correct answer. */
+export const answerKeyHidden = (detail: AnswerDetail): boolean => (Array.isArray(detail.correct_answer) ? detail.correct_answer.length === 0 : detail.correct_answer === '');
+
 /** One graded answer: the question, right or wrong, my answer, the right one when I missed it, and why. */
 export function AnswerCard({ question, detail }: { question: AnsweredQuestion; detail: AnswerDetail }) {
   const { t } = useTranslation();
@@ -26,7 +29,7 @@ export function AnswerCard({ question, detail }: { question: AnsweredQuestion; d
           <StatusTag tone={detail.is_correct ? 'success' : 'danger'}>{t(detail.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
         </Flex>
         <div>{t('exams.answer.yours', { answer: describe(detail.user_answer) })}</div>
-        {!detail.is_correct && <div>{t('exams.answer.right', { answer: describe(detail.correct_answer) })}</div>}
+        {!detail.is_correct && <div>{answerKeyHidden(detail) ? t('integrity.hidden.right') : t('exams.answer.right', { answer: describe(detail.correct_answer) })}</div>}
         {question.explanation && (
           <div className="explanation">
             <Typography.Text type="secondary">{t('exams.answer.explanation', { text: question.explanation })}</Typography.Text>

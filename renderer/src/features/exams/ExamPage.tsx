@@ -62,6 +62,7 @@ export default function ExamPage() {
 /** The rules of the exam, written here in the interface language from the cover's facts. */
 function Instructions({ cover }: { cover: ExamCover }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const lines = [
     t(cover.randomize ? 'exams.rules.drawnRandom' : 'exams.rules.drawn', { count: cover.question_count, domain: humanize(cover.domain) }),
     t('exams.rules.time', { minutes: cover.duration_minutes, grace: SUBMIT_GRACE_SECONDS }),
@@ -70,6 +71,10 @@ function Instructions({ cover }: { cover: ExamCover }) {
     t(cover.type === 'formal' ? 'exams.rules.formal' : 'exams.rules.selfTest'),
     t('exams.rules.mistakes'),
     ...(cover.max_attempts === null ? [] : [t('exams.rules.attempts', { count: cover.max_attempts })]),
+    ...(cover.opens_at ? [t('integrity.rules.opens', { from: format.dateTime(cover.opens_at) })] : []),
+    ...(cover.closes_at ? [t('integrity.rules.closes', { to: format.dateTime(cover.closes_at) })] : []),
+    ...(cover.shuffle_options ? [t('integrity.rules.shuffled')] : []),
+    t(`integrity.rules.answers.${cover.show_answers ?? 'always'}`),
   ];
   return (
     <ul className="instructions">
@@ -83,6 +88,13 @@ function Instructions({ cover }: { cover: ExamCover }) {
 function Cover({ cover, onStarted }: { cover: ExamCover; onStarted(exam: StartedExam): void }) {
   const { t } = useTranslation();
   const format = useFormat();
+  const unavailable = (c: ExamCover): string => {
+    const now = new Date().toISOString();
+    if (c.attempts_left === 0) return t('exams.cover.noAttemptsLeft');
+    if (c.opens_at && now < c.opens_at) return t('integrity.cover.notOpen', { from: format.dateTime(c.opens_at) });
+    if (c.closes_at && now >= c.closes_at) return t('integrity.cover.closed', { to: format.dateTime(c.closes_at) });
+    return t('exams.cover.noQuestions');
+  };
   const start = useStartExam();
   const state = standing[cover.status];
   const facts = [
@@ -105,7 +117,7 @@ function Cover({ cover, onStarted }: { cover: ExamCover; onStarted(exam: Started
             {cover.description && <Typography.Paragraph>{cover.description}</Typography.Paragraph>}
             <Instructions cover={cover} />
             {start.error && <ErrorNotice error={start.error} />}
-            {!cover.can_start && <Alert type="warning" showIcon title={t(cover.attempts_left === 0 ? 'exams.cover.noAttemptsLeft' : 'exams.cover.noQuestions')} className="section" />}
+            {!cover.can_start && <Alert type="warning" showIcon title={unavailable(cover)} className="section" />}
             <Button type="primary" disabled={!cover.can_start} loading={start.isPending} onClick={() => start.mutate(cover.id, { onSuccess: onStarted })}>
               {t(cover.type === 'formal' ? 'exams.cover.startExam' : 'exams.cover.startSelfTest', { count: cover.question_count })}
             </Button>

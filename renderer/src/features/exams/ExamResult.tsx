@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +9,7 @@ import { formatClock } from '../../i18n/format';
 import type { StartedExam, SubmitResult } from '../../api/types';
 import { sessionName } from './standing';
 import { examQueries } from './queries';
-import { AnswerCard } from './AnswerCard';
+import { AnswerCard, answerKeyHidden } from './AnswerCard';
 
 export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; result: SubmitResult; onAgain(): void }) {
   const { t } = useTranslation();
@@ -16,6 +17,8 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
   // Asked once the session is submitted (the server refuses before): one request after the submit, no deeper.
   const explained = useQuery(examQueries.explanations(result.session_id));
   const explanations = new Map(explained.data?.map((e) => [e.question_id, e.explanation]));
+  // The result replaces the session where the candidate was, often at its bottom: it opens at its top.
+  useEffect(() => window.scrollTo({ top: 0 }), [result.session_id]);
   return (
     <>
       <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
@@ -38,6 +41,7 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
         </Flex>
       </Card>
       <h2 className="section-title">{t('exams.result.answers')}</h2>
+      {result.detail.some(answerKeyHidden) && <Alert type="info" showIcon title={t('integrity.hidden.answer')} className="section" />}
       <ol className="question-list" aria-label={t('exams.result.answers')}>
         {result.detail.map((d) => {
           const question = questions.get(d.question_id);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Checkbox, Flex, Radio, Space } from 'antd';
+import { Alert, Button, Card, Checkbox, Flex, Modal, Radio, Space } from 'antd';
+import { FlagFilled, FlagOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorNotice } from '../../components/states';
 import { formatClock } from '../../i18n/format';
@@ -10,6 +11,8 @@ import { optionLabel, sessionName } from './standing';
 import { LeaveGuard } from './LeaveGuard';
 import { useAutosave } from './useAutosave';
 import { SaveStatusText } from './SaveStatusText';
+import { QuestionNavigator, questionAnchor } from './QuestionNavigator';
+import { useLeaveCount } from './useLeaveCount';
 
 const isAnswered = (value: AnswerValue | null | undefined) => (Array.isArray(value) ? value.length > 0 : !!value);
 
@@ -39,10 +42,13 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
   const { t } = useTranslation();
   const [answers, setAnswers] = useState<AnswerMap>(resumed?.answers ?? {});
   const [confirming, setConfirming] = useState(false);
+  const [flagged, setFlagged] = useState<number[]>([]);
+  const toggleFlag = (id: number) => setFlagged((ids) => (ids.includes(id) ? ids.filter((f) => f !== id) : [...ids, id]));
   // The server's deadline on this machine's clock: what was left when it answered, from now.
   const [deadline] = useState(() => Date.now() + (resumed ? resumed.remainingSec * 1000 : Date.parse(exam.deadline_at) - Date.parse(exam.started_at)));
   const autosave = useAutosave(exam, { answers: resumed?.answers ?? {}, unsaved: resumed?.unsaved ?? false, resumed: !!resumed });
   const submit = useSubmitExam();
+  const leaves = useLeaveCount(exam.session_id, !submit.isSuccess);
   const remaining = useRemaining(deadline);
   const answered = exam.questions.filter((q) => isAnswered(answers[String(q.id)])).length;
   const missing = exam.questions.length - answered;
@@ -59,10 +65,11 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
     // The submit carries every answer: a save arriving after it would find the session closed.
     await autosave.hold();
     submit.mutate(
-      { sessionId: exam.session_id, answers, timeSpentSec: Math.max(0, exam.time_limit_min * 60 - remaining) },
+      { sessionId: exam.session_id, answers, timeSpentSec: Math.max(0, exam.time_limit_min * 60 - remaining), leaveCount: leaves.count },
       {
         onSuccess: (result) => {
           autosave.finish();
+          leaves.clear();
           onSubmitted(result);
         },
         onError: () => autosave.resume(),
@@ -79,20 +86,30 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
     }
   });
 
-  const controls =
-    confirming && missing > 0 ? (
-      <Flex gap="middle" align="center" wrap>
-        <Alert type="warning" showIcon title={t('exams.session.unanswered', { count: missing })} />
-        <Button onClick={() => setConfirming(false)}>{t('exams.session.keepAnswering')}</Button>
-        <Button type="primary" loading={submit.isPending} onClick={send}>
-          {t('exams.session.submitAnyway')}
-        </Button>
-      </Flex>
-    ) : (
-      <Button type="primary" loading={submit.isPending} onClick={() => (missing > 0 ? setConfirming(true) : void send())}>
-        {t('exams.session.submit')}
-      </Button>
-    );
+  const controls = (
+    <Button type="primary" loading={submit.isPending} onClick={() => setConfirming(true)}>
+      {t('exams.session.submit')}
+    </Button>
+  );
+  const confirm = (
+    <Modal
+      open={confirming}
+      title={t('integrity.confirm.title')}
+      okText={t('integrity.confirm.ok')}
+      cancelText={t('integrity.confirm.cancel')}
+      confirmLoading={submit.isPending}
+      onOk={() => {
+        setConfirming(false);
+        void send();
+      }}
+      onCancel={() => setConfirming(false)}
+    >
+      <p>{t('integrity.confirm.summary', { answered, unanswered: missing, flagged: flagged.length })}</p>
+      {missing > 0 && <Alert type="warning" showIcon title={t('integrity.confirm.unansweredWarning')} className="section" />}
+      <p>{t('integrity.confirm.final')}</p>
+    </Modal>
+  );
+  const navigator = exam.questions.map((q) => ({ id: q.id, order: q.order, state: isAnswered(answers[String(q.id)]) ? ('answered' as const) : ('unanswered' as const), flagged: flagged.includes(q.id) }));
 
   return (
     <>
@@ -101,14 +118,25 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
         title={sessionName(exam, t)}
         subtitle={t('exams.session.progress', { answered, count: exam.questions.length, pass: exam.pass_score, total: exam.total_score })}
       />
-      <ol className="question-list">
-        {exam.questions.map((question) => (
-          <QuestionCard key={question.id} question={question} value={answers[String(question.id)] ?? null} onChange={(value) => answer(question.id, value)} />
-        ))}
-      </ol>
+      {confirm}
+      <div className="exam-layout">
+        <ol className="question-list">
+          {exam.questions.map((question) => (
+            <QuestionCard
+              key={question.id}
+              question={question}
+              value={answers[String(question.id)] ?? null}
+              onChange={(value) => answer(question.id, value)}
+              flag={{ on: flagged.includes(question.id), toggle: () => toggleFlag(question.id) }}
+            />
+          ))}
+        </ol>
+        <QuestionNavigator items={navigator} />
+      </div>
       {/* Sticks to the bottom of the window: the time left and the submit button stay in sight however long the exam. */}
       <Card className="submit-bar">
         {submit.error && <ErrorNotice error={submit.error} />}
+        {leaves.count > 0 && <Alert type="info" showIcon title={t('integrity.leaves.notice', { count: leaves.count })} className="section" />}
         <Flex justify="space-between" align="center" gap="middle" wrap>
           <Flex align="center" gap="small">
             <span>{t('exams.session.timeLeft')}</span>
@@ -125,42 +153,60 @@ export function ExamSession({ exam, resumed, onSubmitted }: { exam: StartedExam;
 }
 
 /** One issued question as the trainee answers it (also the admin's preview of a bank question). */
-export function QuestionCard({ question, value, onChange }: { question: IssuedQuestion; value: AnswerValue | null; onChange(value: AnswerValue): void }) {
+export function QuestionCard({
+  question,
+  value,
+  onChange,
+  flag,
+}: {
+  question: IssuedQuestion;
+  value: AnswerValue | null;
+  onChange(value: AnswerValue): void;
+  /** In a session: the question can be flagged for another look (shown in the navigator). */
+  flag?: { on: boolean; toggle(): void };
+}) {
   const { t } = useTranslation();
   const multiple = question.type === 'multiple';
   const label = (key: string, text: string) => (question.type === 'true_false' ? text : `${key}. ${text}`);
   const options = question.options.map((o) => ({ value: o.key, label: label(o.key, optionLabel(question.type, o, t)) }));
   return (
-    <li>
-      <Card className="question">
-        <fieldset>
-          <legend>
-            <span className="question-number">{question.order}.</span> {question.stem}
-            {multiple && <span className="muted"> {t('exams.session.chooseAll')}</span>}
-          </legend>
-          {multiple ? (
-            // Keep the options' order, so the answer reads the same however it was clicked.
-            <Checkbox.Group className="options" value={Array.isArray(value) ? value : []} onChange={(keys) => onChange(question.options.map((o) => o.key).filter((k) => keys.includes(k)))}>
-              <Space orientation="vertical">
-                {options.map((o) => (
-                  <Checkbox key={o.value} value={o.value}>
-                    {o.label}
-                  </Checkbox>
-                ))}
-              </Space>
-            </Checkbox.Group>
-          ) : (
-            <Radio.Group className="options" name={`q${question.id}`} value={typeof value === 'string' ? value : undefined} onChange={(event) => onChange(event.target.value as string)}>
-              <Space orientation="vertical">
-                {options.map((o) => (
-                  <Radio key={o.value} value={o.value}>
-                    {o.label}
-                  </Radio>
-                ))}
-              </Space>
-            </Radio.Group>
+    <li id={questionAnchor(question.id)}>
+      <Card className={`question${flag?.on ? ' question-flagged' : ''}`}>
+        <Flex justify="space-between" align="start" gap="small">
+          <fieldset>
+            <legend>
+              <span className="question-number">{question.order}.</span> {question.stem}
+              {multiple && <span className="muted"> {t('exams.session.chooseAll')}</span>}
+            </legend>
+            {multiple ? (
+              // Keep the options' order, so the answer reads the same however it was clicked.
+              <Checkbox.Group className="options" value={Array.isArray(value) ? value : []} onChange={(keys) => onChange(question.options.map((o) => o.key).filter((k) => keys.includes(k)))}>
+                <Space orientation="vertical">
+                  {options.map((o) => (
+                    <Checkbox key={o.value} value={o.value}>
+                      {o.label}
+                    </Checkbox>
+                  ))}
+                </Space>
+              </Checkbox.Group>
+            ) : (
+              <Radio.Group className="options" name={`q${question.id}`} value={typeof value === 'string' ? value : undefined} onChange={(event) => onChange(event.target.value as string)}>
+                <Space orientation="vertical">
+                  {options.map((o) => (
+                    <Radio key={o.value} value={o.value}>
+                      {o.label}
+                    </Radio>
+                  ))}
+                </Space>
+              </Radio.Group>
+            )}
+          </fieldset>
+          {flag && (
+            <Button type="text" size="small" aria-pressed={flag.on} icon={flag.on ? <FlagFilled className="navigator-flag-legend" /> : <FlagOutlined />} onClick={flag.toggle}>
+              {t(flag.on ? 'integrity.flag.remove' : 'integrity.flag.add')}
+            </Button>
           )}
-        </fieldset>
+        </Flex>
       </Card>
     </li>
   );

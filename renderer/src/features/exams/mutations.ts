@@ -12,13 +12,16 @@ export interface Submission {
   sessionId: string;
   answers: AnswerMap;
   timeSpentSec: number;
+  /** How often the candidate left the exam window. */
+  leaveCount?: number;
 }
 
 /** Submits a session (an exam, a self-test or a mistake-book retry): standings, records and mistakes change. */
 export function useSubmitExam() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ sessionId, answers, timeSpentSec }: Submission) => api.post<SubmitResult>('/exam/submit', { session_id: sessionId, answers, time_spent_sec: timeSpentSec }),
+    mutationFn: ({ sessionId, answers, timeSpentSec, leaveCount }: Submission) =>
+      api.post<SubmitResult>('/exam/submit', { session_id: sessionId, answers, time_spent_sec: timeSpentSec, leave_count: leaveCount }),
     onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: examKeys.all }), queryClient.invalidateQueries({ queryKey: recordKeys.all })]),
   });
 }

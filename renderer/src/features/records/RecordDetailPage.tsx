@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Card, Descriptions } from 'antd';
+import { Alert, Card, Descriptions } from 'antd';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { NotFound } from '../../components/NotFound';
@@ -8,7 +8,8 @@ import { QueryView } from '../../components/states';
 import { useIdParam } from '../../components/useIdParam';
 import { formatClock, useFormat } from '../../i18n/format';
 import type { ExamRecordDetail } from '../../api/types';
-import { AnswerCard } from '../exams/AnswerCard';
+import { AnswerCard, answerKeyHidden } from '../exams/AnswerCard';
+import { useUser } from '../../app/session';
 import { recordQueries } from './queries';
 
 export default function RecordDetailPage() {
@@ -21,11 +22,13 @@ export default function RecordDetailPage() {
 function RecordDetail({ record }: { record: ExamRecordDetail }) {
   const { t } = useTranslation();
   const format = useFormat();
+  const admin = useUser().role === 'admin';
   const facts = [
     { key: 'score', label: t('records.detail.score'), children: t('records.detail.scoreValue', { score: record.score, total: record.total_score, pass: record.pass_score }) },
     { key: 'correct', label: t('records.detail.correct'), children: t('records.correctOf', { correct: record.correct_count, count: record.question_count }) },
     { key: 'time', label: t('records.detail.time'), children: formatClock(record.time_spent_sec) },
     { key: 'submitted', label: t('records.detail.submitted'), children: format.dateTime(record.submitted_at) + (record.late ? ` ${t('records.detail.late')}` : '') },
+    ...(admin ? [{ key: 'leaves', label: t('integrity.leaves.record'), children: t('integrity.leaves.count', { count: record.leave_count ?? 0 }) }] : []),
   ];
   return (
     <>
@@ -39,6 +42,7 @@ function RecordDetail({ record }: { record: ExamRecordDetail }) {
         <Descriptions column={{ xs: 1, lg: 2 }} size="small" items={facts} />
       </Card>
       <h2 className="section-title">{t('exams.result.answers')}</h2>
+      {record.detail.some(answerKeyHidden) && <Alert type="info" showIcon title={t('integrity.hidden.answer')} className="section" />}
       <ol className="question-list" aria-label={t('exams.result.answers')}>
         {record.detail.map((d) => (
           <AnswerCard key={d.question_id} question={d} detail={d} />
