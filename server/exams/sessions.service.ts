@@ -53,7 +53,7 @@ function started(session: ExamSession, questions: IssuedQuestion[]): StartedExam
 }
 
 /** Freezes the answer key of the drawn questions into a new session and issues them without answers. */
-async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[]): Promise<StartedExam> {
+export async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[]): Promise<StartedExam> {
   const questions = rows.map(toQuestion);
   const session = await insertSession(db, { ...fields, questions: questions.map(keyed) }, new Date());
   return started(session, questions.map(issued));

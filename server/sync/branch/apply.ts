@@ -15,6 +15,7 @@ import { mediaDirs, newStorageKey, storedFilePath } from '../../media/media.stor
 import { bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
+import { REVIEW_CARD_HOOKS } from '../../review/review.sync.js';
 
 type Row = Record<string, unknown>;
 
@@ -125,6 +126,7 @@ const HOOKS: Record<string, BranchHooks> = {
     beforeDelete: dropChunks('knowledge'),
   },
   notification: { local: notificationRow },
+  review_card: REVIEW_CARD_HOOKS,
 };
 
 async function applyDelete(db: Db, dataDir: string, def: EntityDef, gid: string, gone: Row | null): Promise<void> {
