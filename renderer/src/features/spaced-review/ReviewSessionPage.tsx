@@ -1,7 +1,7 @@
 // A review session: draws today's due cards once, shows each (a question to answer, or a practice item to recall and
 // rate), then its answer and explanation, and ends with when the next review is due. The due questions can also be
 // taken as one self-test paper ("按遗忘曲线组卷").
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -41,9 +41,12 @@ export default function ReviewSessionPage() {
 
 function ReviewDeck({ onSelfTest }: { onSelfTest(exam: StartedExam): void }) {
   const { t } = useTranslation();
-  const queue = useQuery({ ...reviewQueries.queue(), staleTime: Infinity, refetchOnWindowFocus: false });
+  const queue = useQuery(reviewQueries.queue());
+  // The cards drawn when the session opened: answering them refreshes the queue, which must not redraw the deck.
+  const drawn = useRef<ReviewQueue | null>(null);
+  if (!drawn.current && queue.data && !queue.isFetching) drawn.current = queue.data;
   const selfTest = useDueSelfTest();
-  const hasQuestions = !!queue.data?.items.some((i) => i.kind === 'question');
+  const hasQuestions = !!drawn.current?.items.some((i) => i.kind === 'question');
   return (
     <>
       <PageHeader
@@ -58,7 +61,15 @@ function ReviewDeck({ onSelfTest }: { onSelfTest(exam: StartedExam): void }) {
         }
       />
       {selfTest.error && <ErrorNotice error={selfTest.error} />}
-      <QueryView query={queue}>{(data) => (data.items.length ? <Deck queue={data} /> : <EmptyState>{t('spacedReview.session.nothing')}</EmptyState>)}</QueryView>
+      {drawn.current ? (
+        drawn.current.items.length ? (
+          <Deck queue={drawn.current} />
+        ) : (
+          <EmptyState>{t('spacedReview.session.nothing')}</EmptyState>
+        )
+      ) : (
+        <QueryView query={queue}>{() => null}</QueryView>
+      )}
     </>
   );
 }

@@ -85,7 +85,7 @@ function Figures({ stats }: { stats: ReviewStats }) {
                   { title: t('spacedReview.stats.recall'), dataIndex: 'retrievability', align: 'right', width: 140, render: recall },
                 ]}
               />
-              <Typography.Text strong className="section">
+              <Typography.Text strong style={{ display: 'block', marginTop: 16 }}>
                 {t('spacedReview.stats.weakestDomains')}
               </Typography.Text>
               <Table
