@@ -1,6 +1,7 @@
 // Sync between branch laptops and the central server (docs/sync.md, docs/api/sync.md).
 import type { ExamOutcome, SessionKind } from './exams.js';
 import type { MediaBindType } from './media.js';
+import type { PushedReviewLog } from './review.js';
 
 export const SyncErrorCode = {
   /** The enrolment token is unknown, used, expired or its device revoked. */
@@ -166,7 +167,8 @@ export type PushedChange =
   | { change_id: string; entity: 'study_note'; data: PushedNote }
   | { change_id: string; entity: 'media'; data: PushedMedia }
   | { change_id: string; entity: 'study_note_deleted'; data: PushedNoteDeletion }
-  | { change_id: string; entity: 'mistake_deleted'; data: PushedMistakeDeletion };
+  | { change_id: string; entity: 'mistake_deleted'; data: PushedMistakeDeletion }
+  | { change_id: string; entity: 'review_log'; data: PushedReviewLog };
 
 export type PushedEntity = PushedChange['entity'];
 

@@ -26,6 +26,7 @@ import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { coachingRoutes } from './coaching/coaching.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
+import { reviewRoutes } from './review/review.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 import { createStorage } from './storage/index.js';
@@ -51,7 +52,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes, reviewRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.

@@ -15,6 +15,7 @@ import type {
   SegmentRef,
 } from '../../contract/coaching.js';
 import type { DraftFilter, ReportFilter } from './coaching.schema.js';
+import { practiceItemCards } from '../review/review.events.js';
 
 /** What a report stores as JSON; the rest are columns or read at each request. */
 export type ReportBody = Pick<
@@ -144,6 +145,7 @@ export interface NewReviewItem {
 export async function insertReviewItems(db: Db, items: NewReviewItem[]): Promise<void> {
   if (!items.length) return;
   await db('coaching_review_items').insert(items.map((item) => ({ ...item, body: JSON.stringify(item.body), mastered: false, updated_at: item.created_at })));
+  await practiceItemCards(db, items.map((item) => item.report_id));
 }
 
 /** Bank questions approved from drafts of these reports, by report and finding. */

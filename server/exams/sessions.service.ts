@@ -79,7 +79,7 @@ function started(session: ExamSession, questions: IssuedQuestion[]): StartedExam
 }
 
 /** Freezes the answer key of the drawn questions into a new session and issues them without answers. */
-async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[], shuffleOptions = false): Promise<StartedExam> {
+export async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[], shuffleOptions = false): Promise<StartedExam> {
   const questions = rows.map(toQuestion);
   const keys = questions.map(keyed).map((q) => (shuffleOptions ? withShownOrder(q) : q));
   const session = await insertSession(db, { ...fields, questions: keys }, new Date());

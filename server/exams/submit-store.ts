@@ -10,6 +10,7 @@ import { insertRecords } from './records.repository.js';
 import { insertCertificates } from './certificates.repository.js';
 import { markMastered, recordMistakes } from './mistakes.repository.js';
 import { papersHidingAnswers } from './answer-visibility.js';
+import { reviewEventsOfSubmits } from '../review/review.events.js';
 
 export interface GradedSubmit {
   session: ExamSession;
@@ -81,6 +82,7 @@ export async function storeSubmits(db: Db, submits: GradedSubmit[]): Promise<(Su
   );
   const winners = [...firstOfSession.values()].filter((s) => consumed.has(s.session.id));
   const formal = await storeConsumed(db, winners);
+  await reviewEventsOfSubmits(db, winners);
   const winning = new Set(winners);
   return submits.map((s) => (winning.has(s) ? (formal.get(s) ?? s.result) : undefined));
 }

@@ -2,6 +2,7 @@
 // a row it already has. One table drives both the central server's pull pages and the branch's apply.
 import type { Db } from '../db/knex.js';
 import { toBool } from '../db/rows.js';
+import { REVIEW_CARD_ENTITY } from '../review/review.down.js';
 
 /** A reference column sent as the referenced row's gid. */
 interface Ref {
@@ -120,6 +121,7 @@ export const ENTITIES: readonly EntityDef[] = [
     onDelete: 'delete',
     addWire: addNotificationLinks,
   },
+  REVIEW_CARD_ENTITY,
 ];
 
 export const entityDef = (entity: string): EntityDef | undefined => ENTITIES.find((e) => e.entity === entity);

@@ -85,6 +85,23 @@ const PushedMedia = z.object({
 const PushedNoteDeletion = z.object({ gid: Gid, user_gid: Gid, deleted_at: Stamp });
 const PushedMistakeDeletion = z.object({ user_gid: Gid, question_gid: Gid, deleted_at: Stamp });
 
+const PushedReviewLog = z.object({
+  gid: Gid,
+  card: z.object({
+    gid: Gid,
+    user_gid: Gid,
+    kind: z.enum(['question', 'practice']),
+    question_gid: Gid.nullable(),
+    prompt: z.object({ title: z.string().max(2000), detail: z.string().max(5000), correct: z.string().max(5000), explanation: z.string().max(20_000) }).nullable(),
+    created_at: Stamp,
+  }),
+  rating: z.number().int().min(0).max(4),
+  reviewed_at: Stamp,
+  origin: z.enum(['formal', 'self_test', 'retry', 'review', 'practice', 'created']),
+  correct: z.boolean().nullable(),
+  answer: AnswerValue.nullable(),
+});
+
 const change = <E extends string, T extends z.ZodTypeAny>(entity: E, data: T) => z.object({ change_id: Gid, entity: z.literal(entity), data });
 
 export const PushBody = z.object({
@@ -98,6 +115,7 @@ export const PushBody = z.object({
         change('media', PushedMedia),
         change('study_note_deleted', PushedNoteDeletion),
         change('mistake_deleted', PushedMistakeDeletion),
+        change('review_log', PushedReviewLog),
       ]),
     )
     .max(500),

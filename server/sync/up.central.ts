@@ -15,6 +15,7 @@ import { keys, sha256Tap, type Storage } from '../storage/index.js';
 import { extensionOf, mimeTypeOf } from '../media/media.names.js';
 import { notify } from '../notifications/notifications.service.js';
 import { materialSuggested } from '../notifications/messages.js';
+import { receiveReviewLog } from '../review/review.sync.js';
 
 export interface UpContext {
   db: Db;
@@ -243,4 +244,5 @@ export const UP_HANDLERS = {
   media: receiveMedia,
   study_note_deleted: receiveNoteDeletions,
   mistake_deleted: receiveMistakeDeletions,
+  review_log: receiveReviewLog,
 } as const;

@@ -44,6 +44,13 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   local_llm_max_tokens: { schema: positiveInt(32_768), default: 1024 },
   /** Tokens of context per reply (prompt and answer); at most what the model was trained for. */
   local_llm_context_size: { schema: positiveInt(131_072), default: 4096 },
+  /** Spaced review: the most cards a person is given to review a day (docs/api/review.md). */
+  review_daily_limit: { schema: positiveInt(1000), default: 30 },
+  /** Spaced review: the probability of recall FSRS schedules each card's next review at. */
+  review_target_retention: {
+    schema: z.union([z.number(), z.string().regex(/^\d*\.\d+$/, 'must be a number between 0.7 and 0.99').transform(Number)]).pipe(z.number().min(0.7).max(0.99)),
+    default: 0.9,
+  },
   /** Central server: the parameters its branch laptops take from it, besides company_intro_content (docs/sync.md). */
   branch_parameters: {
     schema: z.array(z.string().trim()).refine((keys) => keys.every((key) => key in configDefinitions && key !== 'branch_parameters'), 'must name system parameters'),

@@ -53,6 +53,7 @@ export const screens: Screen[] = [
   { path: '/records/:id', page: () => import('../features/records/RecordDetailPage') },
   { path: '/certificates/:id', page: () => import('../features/records/CertificatePage') },
   { path: '/mistakes', page: () => import('../features/records/MistakesPage'), nav: { group: 'exams', label: 'shell.nav.mistakes' } },
+  { path: '/spaced-review', page: () => import('../features/spaced-review/ReviewSessionPage'), nav: { group: 'exams', label: 'shell.nav.spacedReview' } },
 
   // 工作台 workbench
   { path: '/coach', page: () => import('../features/coach/CoachPage'), nav: { group: 'workbench', label: 'shell.nav.coach' } },
@@ -85,6 +86,7 @@ export const screens: Screen[] = [
   { path: '/admin/papers', roles: ADMIN, page: () => import('../features/bank/PapersPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.papers' } },
   { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
   { path: '/coaching/question-drafts', roles: ADMIN, page: () => import('../features/coaching/DraftsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionDrafts' } },
+  { path: '/admin/spaced-review', roles: ADMIN, page: () => import('../features/spaced-review/ReviewStatsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.reviewStats' } },
   // admin — ai
   { path: '/admin/speech', roles: ADMIN, page: () => import('../features/speech/SpeechPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.speech' } },
   { path: '/admin/ai/routes', roles: ADMIN, page: () => import('../features/ai/ModelRoutesPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.modelRoutes' } },

@@ -28,6 +28,7 @@ import type shell from './locales/zh-CN/shell.json';
 import type system from './locales/zh-CN/system.json';
 import type speech from './locales/zh-CN/speech.json';
 import type branchSync from './locales/zh-CN/branchSync.json';
+import type spacedReview from './locales/zh-CN/spacedReview.json';
 import type workbench from './locales/zh-CN/workbench.json';
 
 export interface Resources {
@@ -58,6 +59,7 @@ export interface Resources {
   system: typeof system;
   speech: typeof speech;
   branchSync: typeof branchSync;
+  spacedReview: typeof spacedReview;
   workbench: typeof workbench;
 }
 

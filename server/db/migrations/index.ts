@@ -15,6 +15,7 @@ import * as coaching from './015_coaching.js';
 import * as syncMore from './016_sync_more.js';
 import * as storage from './017_storage.js';
 import * as examIntegrity from './020_exam_integrity.js';
+import * as review from './023_review.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '016_sync_more': syncMore,
   '017_storage': storage,
   '020_exam_integrity': examIntegrity,
+  '023_review': review,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

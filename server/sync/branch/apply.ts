@@ -17,6 +17,7 @@ import type { BranchFiles } from './files.js';
 import { bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
+import { REVIEW_CARD_HOOKS } from '../../review/review.sync.js';
 
 type Row = Record<string, unknown>;
 
@@ -127,6 +128,7 @@ const HOOKS: Record<string, BranchHooks> = {
     beforeDelete: dropChunks('knowledge'),
   },
   notification: { local: notificationRow },
+  review_card: REVIEW_CARD_HOOKS,
 };
 
 async function applyDelete(db: Db, files: BranchFiles, def: EntityDef, gid: string, gone: Row | null): Promise<void> {

@@ -4,6 +4,7 @@ import { useUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { PositionCard } from './PositionCard';
 import { CertificatesCard, ExamsToTakeCard, ProgressCard, UnreadCard } from './DashboardCards';
+import { ReviewTodayCard } from '../spaced-review/ReviewTodayCard';
 
 /** The trainee's dashboard: every card loads side by side (one request each, none waits for another). */
 export default function HomePage() {
@@ -21,6 +22,7 @@ export default function HomePage() {
         </Col>
         <Col xs={24} xl={9}>
           <Flex vertical gap="middle">
+            <ReviewTodayCard />
             <ProgressCard />
             <CertificatesCard />
             <UnreadCard />

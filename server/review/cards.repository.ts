@@ -1,0 +1,181 @@
+// Review cards and their log: making cards, appending events once (by gid), rebuilding card state from the log.
+import crypto from 'node:crypto';
+import type { FSRS } from 'ts-fsrs';
+import type { Db } from '../db/knex.js';
+import { insertJsonRows, jsonRows, type Columns } from '../db/json-rows.js';
+import { derivedUuid } from '../sync/branch/state-outbox.js';
+import { gidMap } from '../sync/entities.js';
+import type { CardKind, PracticePrompt } from '../../contract/review.js';
+import { replay, toColumns, type CardColumns, type LoggedReview } from './scheduler.js';
+
+export interface CardRow extends CardColumns {
+  id: number;
+  gid: string;
+  user_id: number;
+  kind: CardKind;
+  question_id: number | null;
+  practice_item_id: number | null;
+  prompt: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where a log event comes from. */
+export type LogOrigin = 'formal' | 'self_test' | 'retry' | 'review' | 'practice' | 'created';
+
+export interface NewLogRow {
+  gid: string;
+  card_id: number;
+  user_id: number;
+  rating: number;
+  reviewed_at: string;
+  origin: LogOrigin;
+  correct: boolean | null;
+  answer: string | null;
+  from_central: boolean;
+  created_at: string;
+}
+
+const LOG_COLUMNS: Columns<NewLogRow> = [
+  ['gid', 'text'], ['card_id', 'integer'], ['user_id', 'integer'], ['rating', 'integer'], ['reviewed_at', 'text'], ['origin', 'text'],
+  ['correct', 'boolean'], ['answer', 'text'], ['from_central', 'boolean'], ['created_at', 'text'],
+];
+
+/** The card of a person and a question has the same gid on every machine: two laptops make one card. */
+export const questionCardGid = (userGid: string, questionGid: string): string => derivedUuid(`review-card/${userGid}/${questionGid}`);
+
+interface NewCard {
+  gid: string;
+  user_id: number;
+  kind: CardKind;
+  question_id: number | null;
+  practice_item_id: number | null;
+  prompt: string | null;
+  due: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const CARD_COLUMNS: Columns<NewCard> = [
+  ['gid', 'text'], ['user_id', 'integer'], ['kind', 'text'], ['question_id', 'integer'], ['practice_item_id', 'integer'], ['prompt', 'text'], ['due', 'text'],
+  ['created_at', 'text'], ['updated_at', 'text'],
+];
+
+/** Inserts the cards that do not exist yet (by gid); an existing card keeps its state. */
+export async function insertCards(db: Db, cards: NewCard[]): Promise<void> {
+  for (let i = 0; i < cards.length; i += 500) await insertJsonRows(db, 'review_cards', CARD_COLUMNS, cards.slice(i, i + 500), 'ON CONFLICT (gid) DO NOTHING');
+}
+
+/** The cards of these (user, question) pairs, made (new, due at `at`) where missing; key `user/question` → card. */
+export async function questionCards(db: Db, pairs: { user_id: number; question_id: number; at: string }[]): Promise<Map<string, { id: number; gid: string; question_gid: string }>> {
+  const found = new Map<string, { id: number; gid: string; question_gid: string }>();
+  if (!pairs.length) return found;
+  const [users, questions] = await Promise.all([
+    gidMap(db, 'users', 'id', pairs.map((p) => p.user_id)),
+    gidMap(db, 'questions', 'id', pairs.map((p) => p.question_id)),
+  ]);
+  const cards = new Map<string, NewCard & { question_gid: string }>();
+  for (const { user_id, question_id, at } of pairs) {
+    const key = `${user_id}/${question_id}`;
+    const userGid = users.get(String(user_id));
+    const questionGid = questions.get(String(question_id));
+    if (cards.has(key) || typeof userGid !== 'string' || typeof questionGid !== 'string') continue;
+    cards.set(key, { gid: questionCardGid(userGid, questionGid), question_gid: questionGid, user_id, kind: 'question', question_id, practice_item_id: null, prompt: null, due: at, created_at: at, updated_at: at });
+  }
+  await insertCards(db, [...cards.values()]);
+  const rows = await cardsByGid(db, [...cards.values()].map((c) => c.gid));
+  for (const [key, card] of cards) {
+    const row = rows.get(card.gid);
+    if (row) found.set(key, { id: row.id, gid: row.gid, question_gid: card.question_gid });
+  }
+  return found;
+}
+
+export async function cardsByGid(db: Db, gids: string[]): Promise<Map<string, CardRow>> {
+  const map = new Map<string, CardRow>();
+  for (let i = 0; i < gids.length; i += 500) {
+    for (const row of (await db('review_cards').whereIn('gid', gids.slice(i, i + 500))) as CardRow[]) map.set(row.gid, normalise(row));
+  }
+  return map;
+}
+
+const normalise = (row: CardRow): CardRow => ({
+  ...row,
+  id: Number(row.id),
+  user_id: Number(row.user_id),
+  question_id: row.question_id === null ? null : Number(row.question_id),
+  practice_item_id: row.practice_item_id === null ? null : Number(row.practice_item_id),
+});
+
+export async function findCard(db: Db, id: number): Promise<CardRow | undefined> {
+  const row = (await db('review_cards').where({ id }).first()) as CardRow | undefined;
+  return row && normalise(row);
+}
+
+/** Practice cards for coaching (or compliance) practice items that have none; each is new and due when its item was made. */
+export async function practiceCards(db: Db, items: { id: number; user_id: number; prompt: PracticePrompt; created_at: string }[]): Promise<{ id: number; gid: string; user_id: number; created_at: string }[]> {
+  if (!items.length) return [];
+  const cards = items.map((item): NewCard => ({
+    gid: crypto.randomUUID(), user_id: item.user_id, kind: 'practice', question_id: null, practice_item_id: item.id, prompt: JSON.stringify(item.prompt),
+    due: item.created_at, created_at: item.created_at, updated_at: item.created_at,
+  }));
+  for (let i = 0; i < cards.length; i += 500) await insertJsonRows(db, 'review_cards', CARD_COLUMNS, cards.slice(i, i + 500), 'ON CONFLICT DO NOTHING');
+  const rows = (await db('review_cards').whereIn('practice_item_id', items.map((i) => i.id)).whereIn('user_id', [...new Set(items.map((i) => i.user_id))]).select('id', 'gid', 'user_id', 'created_at')) as { id: number; gid: string; user_id: number; created_at: string }[];
+  return rows.map((r) => ({ ...r, id: Number(r.id), user_id: Number(r.user_id) }));
+}
+
+/** Appends events; one already there (same gid) is left as it is. Returns the gids appended now. */
+export async function appendLog(db: Db, rows: NewLogRow[]): Promise<string[]> {
+  const appended: string[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const inserted = await insertJsonRows<NewLogRow, { gid: string }>(db, 'review_log', LOG_COLUMNS, rows.slice(i, i + 500), 'ON CONFLICT (gid) DO NOTHING RETURNING gid');
+    appended.push(...inserted.map((r) => r.gid));
+  }
+  return appended;
+}
+
+type CardUpdate = CardColumns & { id: number; updated_at: string };
+const UPDATE_COLUMNS: Columns<CardUpdate> = [
+  ['id', 'integer'], ['due', 'text'], ['stability', 'real'], ['difficulty', 'real'], ['elapsed_days', 'integer'], ['scheduled_days', 'integer'],
+  ['learning_steps', 'integer'], ['reps', 'integer'], ['lapses', 'integer'], ['state', 'integer'], ['last_review', 'text'], ['updated_at', 'text'],
+];
+
+/** Each card's log in replay order, by card id. */
+export async function logsOf(db: Db, cardIds: number[]): Promise<Map<number, LoggedReview[]>> {
+  const logs = new Map<number, LoggedReview[]>(cardIds.map((id) => [id, []]));
+  for (let i = 0; i < cardIds.length; i += 500) {
+    const rows = (await db('review_log').whereIn('card_id', cardIds.slice(i, i + 500)).select('card_id', 'gid', 'rating', 'reviewed_at')) as (LoggedReview & { card_id: number })[];
+    for (const row of rows) logs.get(Number(row.card_id))?.push({ gid: row.gid, rating: Number(row.rating), reviewed_at: row.reviewed_at });
+  }
+  return logs;
+}
+
+/**
+ * Rebuilds the cards from their logs (replayed in time order with ts-fsrs) and stores them in one statement per 500
+ * cards. A card with no review is new and due when it was made (or at its earliest event).
+ */
+export async function rebuildCards(db: Db, scheduler: FSRS, cardIds: number[], at: string): Promise<void> {
+  const ids = [...new Set(cardIds)];
+  if (!ids.length) return;
+  const logs = await logsOf(db, ids);
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    const made = (await db('review_cards').whereIn('id', slice).select('id', 'created_at')) as { id: number; created_at: string }[];
+    const updates = made.map(({ id, created_at }): CardUpdate => {
+      const log = logs.get(Number(id)) ?? [];
+      const first = log.reduce((min, r) => (r.reviewed_at < min ? r.reviewed_at : min), created_at);
+      return { id: Number(id), ...toColumns(replay(scheduler, first, log)), updated_at: at };
+    });
+    await updateCards(db, updates);
+  }
+}
+
+async function updateCards(db: Db, updates: CardUpdate[]): Promise<void> {
+  if (!updates.length) return;
+  await db.raw(
+    `UPDATE review_cards SET due = v.due, stability = v.stability, difficulty = v.difficulty, elapsed_days = v.elapsed_days, scheduled_days = v.scheduled_days,
+       learning_steps = v.learning_steps, reps = v.reps, lapses = v.lapses, state = v.state, last_review = v.last_review, updated_at = v.updated_at
+     FROM (?) AS v WHERE review_cards.id = v.id`,
+    [jsonRows(db, UPDATE_COLUMNS, updates)],
+  );
+}

@@ -1,0 +1,111 @@
+// The FSRS side of spaced review, all through ts-fsrs (no scheduling of our own): the scheduler for the target
+// retention, the rating a review earns, and a card rebuilt by replaying its log in time order. Pure.
+import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type FSRS, type Grade } from 'ts-fsrs';
+import { CARD_STATES, type CardState, type SelfRating } from '../../contract/review.js';
+
+const schedulers = new Map<number, FSRS>();
+
+/** ts-fsrs with the default weights, the system's target retention and no fuzz (two machines must agree to the millisecond). */
+export function schedulerFor(retention: number): FSRS {
+  let scheduler = schedulers.get(retention);
+  if (!scheduler) {
+    scheduler = fsrs(generatorParameters({ request_retention: retention, enable_fuzz: false }));
+    schedulers.set(retention, scheduler);
+  }
+  return scheduler;
+}
+
+export const GRADE_OF: Record<SelfRating, Grade> = { again: Rating.Again, hard: Rating.Hard, good: Rating.Good, easy: Rating.Easy };
+export const ratingName = (rating: number): SelfRating => (['again', 'again', 'hard', 'good', 'easy'] as const)[rating] ?? 'again';
+
+/**
+ * A right answer counts as Hard rather than Good when it came long after it was due: more than twice the interval the
+ * card was scheduled for (at least a day) since its last review. Recall that late took effort.
+ */
+export const HARD_AFTER_INTERVALS = 2;
+
+export function gradeOfAnswer(correct: boolean, card: Pick<Card, 'last_review' | 'scheduled_days' | 'state'>, at: Date): Grade {
+  if (!correct) return Rating.Again;
+  if (card.state !== State.Review || !card.last_review) return Rating.Good;
+  const elapsedDays = (at.getTime() - card.last_review.getTime()) / 86_400_000;
+  return elapsedDays > HARD_AFTER_INTERVALS * Math.max(1, card.scheduled_days) ? Rating.Hard : Rating.Good;
+}
+
+/** One event of a card's log as the replay needs it. */
+export interface LoggedReview {
+  gid: string;
+  rating: number;
+  reviewed_at: string;
+}
+
+/** Log order: by time, then by gid (so two machines order simultaneous events alike). */
+export const logOrder = (a: LoggedReview, b: LoggedReview): number =>
+  a.reviewed_at < b.reviewed_at ? -1 : a.reviewed_at > b.reviewed_at ? 1 : a.gid < b.gid ? -1 : a.gid > b.gid ? 1 : 0;
+
+/**
+ * The card its log gives: a new card made at `createdAt`, then every review (rating 1–4) in time order through
+ * ts-fsrs `reschedule`. Rating-0 rows (the card was made) change nothing.
+ */
+export function replay(scheduler: FSRS, createdAt: string, log: LoggedReview[]): Card {
+  const reviews = log.filter((r) => r.rating >= Rating.Again && r.rating <= Rating.Easy).sort(logOrder);
+  const empty = createEmptyCard(new Date(createdAt));
+  if (!reviews.length) return empty;
+  const { collections } = scheduler.reschedule(empty, reviews.map((r) => ({ rating: r.rating as Grade, review: new Date(r.reviewed_at) })), { skipManual: true, first_card: empty });
+  return collections.at(-1)!.card;
+}
+
+/** A card's stored columns. */
+export interface CardColumns {
+  due: string;
+  stability: number;
+  difficulty: number;
+  elapsed_days: number;
+  scheduled_days: number;
+  learning_steps: number;
+  reps: number;
+  lapses: number;
+  state: number;
+  last_review: string | null;
+}
+
+export const toColumns = (card: Card): CardColumns => ({
+  due: card.due.toISOString(),
+  stability: card.stability,
+  difficulty: card.difficulty,
+  elapsed_days: card.elapsed_days,
+  scheduled_days: card.scheduled_days,
+  learning_steps: card.learning_steps,
+  reps: card.reps,
+  lapses: card.lapses,
+  state: card.state,
+  last_review: card.last_review ? card.last_review.toISOString() : null,
+});
+
+export const toCard = (c: CardColumns): Card => ({
+  due: new Date(c.due),
+  stability: Number(c.stability),
+  difficulty: Number(c.difficulty),
+  elapsed_days: Number(c.elapsed_days),
+  scheduled_days: Number(c.scheduled_days),
+  learning_steps: Number(c.learning_steps),
+  reps: Number(c.reps),
+  lapses: Number(c.lapses),
+  state: Number(c.state) as State,
+  last_review: c.last_review ? new Date(c.last_review) : undefined,
+});
+
+/** Predicted recall now (1 for a card never reviewed: nothing to forget yet). */
+export const recallOf = (scheduler: FSRS, c: CardColumns, at: Date): number =>
+  Number(c.state) === State.New || !c.last_review ? 1 : scheduler.get_retrievability(toCard(c), at, false);
+
+export const cardState = (id: number, c: CardColumns): CardState => ({
+  id,
+  due: c.due,
+  state: CARD_STATES[Number(c.state)] ?? 'new',
+  reps: Number(c.reps),
+  lapses: Number(c.lapses),
+  stability: Number(c.stability),
+  difficulty: Number(c.difficulty),
+  scheduled_days: Number(c.scheduled_days),
+  last_review: c.last_review,
+});
