@@ -156,7 +156,10 @@ export interface Inspection {
 export type InspectionSummary = Omit<Inspection, 'results' | 'second_opinion'> & { failed_rules: string[] };
 
 export interface ComplianceRate {
+  /** The rule key, department, product id ('' for calls with no product) or month. */
   key: string;
+  /** What to show: the product's name for products, else the key. */
+  label: string;
   inspections: number;
   passed: number;
   /** passed / inspections, 0–1. */
