@@ -194,7 +194,7 @@ export function toSummary({ inspection }: StoredInspection): InspectionSummary {
 const inspectionQuery = (db: Db) => db('compliance_inspections as i').join('users as u', 'u.id', 'i.user_id');
 const COLUMNS = ['i.*', 'u.username', 'u.full_name'];
 
-export async function insertInspection(trx: Knex.Transaction, inspection: NewInspection): Promise<number> {
+export async function insertInspection(trx: Db, inspection: NewInspection): Promise<number> {
   const [row] = await trx('compliance_inspections')
     .insert({ ...inspection, body: JSON.stringify(inspection.body) })
     .returning('id');

@@ -15,10 +15,13 @@ import { keepFile, mediaDirs } from '../media/media.storage.js';
 import { extensionOf, mimeTypeOf } from '../media/media.names.js';
 import { notify } from '../notifications/notifications.service.js';
 import { materialSuggested } from '../notifications/messages.js';
+import { receiveInspections } from '../compliance/inspections.sync.js';
 
 export interface UpContext {
   db: Db;
   dataDir: string;
+  /** The pushing device. */
+  deviceId?: number;
 }
 
 interface Change<T> {
@@ -232,4 +235,5 @@ export const UP_HANDLERS = {
   media: receiveMedia,
   study_note_deleted: receiveNoteDeletions,
   mistake_deleted: receiveMistakeDeletions,
+  compliance_inspection: receiveInspections,
 } as const;
