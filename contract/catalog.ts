@@ -8,7 +8,10 @@ export interface Product {
   status: ActiveStatus;
   summary: string;
   description: string;
+  /** R1 (lowest) … R5, or '' when not set; a customer of type Cn may buy up to Rn (docs/api/compliance.md). */
   risk_level: string;
+  /** Days in which the customer may cancel (冷静期); 0: none. */
+  cooling_off_days: number;
   commission_rate: number | null;
   attributes: Record<string, string>;
   created_at: string;

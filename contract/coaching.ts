@@ -203,7 +203,10 @@ export interface CoachingReport extends Omit<CoachingReportSummary, 'product'> {
 /** A misstated fact on the rep's own review list (mistake-book style). */
 export interface ReviewItem {
   id: number;
-  report_id: number;
+  /** The coaching report the finding came from; null for an item from a compliance inspection. */
+  report_id: number | null;
+  /** The compliance inspection whose failed critical rule this item practises (finding_id `compliance.<rule_key>`); else null. */
+  inspection_id: number | null;
   finding_id: string;
   label: string;
   claim: string;

@@ -2,6 +2,7 @@
 import type { ExamOutcome, SessionKind } from './exams.js';
 import type { MediaBindType } from './media.js';
 import type { PushedReviewLog } from './review.js';
+import type { Evidence, InspectionResult, SecondOpinion } from './compliance.js';
 
 export const SyncErrorCode = {
   /** The enrolment token is unknown, used, expired or its device revoked. */
@@ -160,6 +161,33 @@ export interface PushedMedia {
   created_at: string;
 }
 
+/** A compliance inspection made on the branch (docs/api/compliance.md): stored once centrally, by gid. */
+export interface PushedInspection {
+  gid: string;
+  user_gid: string;
+  product_gid: string | null;
+  /** The branch's transcription (its text and audio stay on the laptop). */
+  transcription_id: number;
+  revision: number;
+  /** The branch's rule set and the version used. */
+  rule_set_id: number;
+  rule_set_version: number;
+  department: string;
+  filename: string;
+  rep_speaker: string;
+  score: number;
+  outcome: 'pass' | 'fail';
+  critical_failures: number;
+  customer_risk: string | null;
+  trigger: 'auto' | 'manual';
+  body: {
+    product: { id: number; code: string | null; name: string; risk_level: string } | null;
+    results: (Omit<InspectionResult, 'evidence'> & { evidence: Omit<Evidence, 'audio_url'>[] })[];
+    second_opinion: SecondOpinion;
+  };
+  created_at: string;
+}
+
 export type PushedChange =
   | { change_id: string; entity: 'exam_record'; data: PushedRecord }
   | { change_id: string; entity: 'course_progress'; data: PushedProgress }
@@ -168,7 +196,8 @@ export type PushedChange =
   | { change_id: string; entity: 'media'; data: PushedMedia }
   | { change_id: string; entity: 'study_note_deleted'; data: PushedNoteDeletion }
   | { change_id: string; entity: 'mistake_deleted'; data: PushedMistakeDeletion }
-  | { change_id: string; entity: 'review_log'; data: PushedReviewLog };
+  | { change_id: string; entity: 'review_log'; data: PushedReviewLog }
+  | { change_id: string; entity: 'compliance_inspection'; data: PushedInspection };
 
 export type PushedEntity = PushedChange['entity'];
 

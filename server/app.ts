@@ -24,6 +24,7 @@ import { aiRoutes } from './ai/ai.routes.js';
 import { learningRoutes } from './learning/learning.routes.js';
 import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { coachingRoutes } from './coaching/coaching.routes.js';
+import { complianceRoutes } from './compliance/compliance.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
@@ -52,7 +53,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes, reviewRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.

@@ -20,6 +20,7 @@ import type { ModelDirs } from './models.js';
 import { transcribe, type TranscribeRequest } from './transcribe.service.js';
 import { keepRecording } from './recordings.js';
 import type { Storage } from '../storage/index.js';
+import { transcribed } from './transcription-events.js';
 
 const PERCENT_WRITE_MS = 2_000;
 
@@ -184,6 +185,7 @@ export class TranscriptionJobs {
         },
       };
       const transcription = await transcribe(this.db, request);
+      await transcribed(this.db, input.userId, transcription, this.log);
       await this.change(live, { state: 'done', stage: 'finished', percent: 100, transcription_id: transcription.id, finished_at: now(), ...(live.job.started_at ? {} : { started_at: transcription.created_at }) }, true);
       this.emit(live, { type: 'done', job: { ...live.job }, transcription_id: transcription.id });
     } catch (err) {

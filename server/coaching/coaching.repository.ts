@@ -125,7 +125,8 @@ export type ReviewBody = Pick<ReviewItem, 'label' | 'claim' | 'stated' | 'correc
 interface ReviewRow {
   id: number | string;
   user_id: number | string;
-  report_id: number | string;
+  report_id: number | string | null;
+  inspection_id: number | string | null;
   finding_id: string;
   body: string;
   mastered: boolean | number;
@@ -136,7 +137,8 @@ interface ReviewRow {
 
 export interface NewReviewItem {
   user_id: number;
-  report_id: number;
+  report_id: number | null;
+  inspection_id?: number | null;
   finding_id: string;
   body: ReviewBody;
   created_at: string;
@@ -170,11 +172,12 @@ async function approvedQuestionIds(db: Db, reportIds: number[]): Promise<Map<str
 async function toReviewItems(db: Db, rows: ReviewRow[]): Promise<ReviewItem[]> {
   const questions = await approvedQuestionIds(
     db,
-    rows.map((r) => Number(r.report_id)),
+    rows.flatMap((r) => (r.report_id === null ? [] : [Number(r.report_id)])),
   );
   return rows.map((r) => ({
     id: Number(r.id),
-    report_id: Number(r.report_id),
+    report_id: toNullableNumber(r.report_id),
+    inspection_id: toNullableNumber(r.inspection_id ?? null),
     finding_id: r.finding_id,
     ...parseJson<ReviewBody>(r.body, {} as ReviewBody),
     mastered: toBool(r.mastered),

@@ -16,9 +16,9 @@ import type { RecordingLinks } from './recording-links.js';
 import { TRUE_FALSE } from './drafts.js';
 
 /** Items and drafts quote the call: each gets the reader's audio links of its own report. */
-async function linked<T extends { report_id: number }>(db: Db, links: RecordingLinks, reader: Reader, items: T[]): Promise<T[]> {
-  const byReport = new Map<number, Awaited<ReturnType<typeof readerLink>>>();
-  for (const reportId of new Set(items.map((i) => i.report_id))) {
+async function linked<T extends { report_id: number | null }>(db: Db, links: RecordingLinks, reader: Reader, items: T[]): Promise<T[]> {
+  const byReport = new Map<number | null, Awaited<ReturnType<typeof readerLink>>>();
+  for (const reportId of new Set(items.flatMap((i) => (i.report_id === null ? [] : [i.report_id])))) {
     const stored = await findReport(db, reportId);
     byReport.set(reportId, stored ? await readerLink(db, links, reader, stored) : null);
   }

@@ -37,3 +37,14 @@ export const materialSuggested =
         : `${by} 为公司介绍推荐了“${media.filename}”${remark ? `：${remark}` : ''}`,
     link: `/admin/media?status=pending&id=${media.id}`,
   });
+
+export const complianceViolation =
+  (inspection: { id: number; filename: string; rep: string }, rules: { 'zh-CN': string; en: string }[]): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `Critical compliance violation: ${inspection.rep}` : `严重合规问题：${inspection.rep}`,
+    content:
+      locale === 'en'
+        ? `The call "${inspection.filename}" failed ${rules.map((r) => r.en).join(', ')}.`
+        : `通话“${inspection.filename}”未通过：${rules.map((r) => r['zh-CN']).join('、')}。`,
+    link: `/admin/compliance/inspections/${inspection.id}`,
+  });

@@ -20,6 +20,7 @@ const FIELD_ALIASES: Record<string, string> = {
   summary: 'summary', 简介: 'summary', 摘要: 'summary',
   description: 'description', 描述: 'description', 详情: 'description',
   risk_level: 'risk_level', 风险等级: 'risk_level',
+  cooling_off_days: 'cooling_off_days', 冷静期: 'cooling_off_days', 冷静期天数: 'cooling_off_days',
   commission_rate: 'commission_rate', 佣金比例: 'commission_rate', 佣金率: 'commission_rate',
   attributes: 'attributes',
 };
@@ -84,7 +85,8 @@ function normalise(values: Record<string, unknown>): Record<string, unknown> {
     const field = FIELD_ALIASES[key.trim()] ?? FIELD_ALIASES[key.trim().toLowerCase()];
     if (!field) attributes[key] = value;
     else if (field === 'commission_rate' && typeof value === 'string' && value.trim() !== '') out[field] = Number(value.replace('%', ''));
-    else if (field !== 'attributes' && typeof value === 'number') out[field] = field === 'commission_rate' ? value : String(value);
+    else if (field === 'cooling_off_days' && typeof value === 'string' && value.trim() !== '') out[field] = Number.parseInt(value, 10);
+    else if (field !== 'attributes' && typeof value === 'number') out[field] = field === 'commission_rate' || field === 'cooling_off_days' ? value : String(value);
     else out[field] = value;
   }
   if (Object.keys(attributes).length) out.attributes = { ...(out.attributes as object | undefined), ...attributes };

@@ -17,6 +17,7 @@ export interface ProductRow {
   summary: string;
   description: string;
   risk_level: string;
+  cooling_off_days: number | string;
   commission_rate: number | null;
   attributes: string;
   created_at: string;
@@ -32,6 +33,7 @@ export const toProduct = (r: ProductRow): Product => ({
   summary: r.summary,
   description: r.description,
   risk_level: r.risk_level,
+  cooling_off_days: Number(r.cooling_off_days ?? 0),
   commission_rate: toNullableNumber(r.commission_rate),
   attributes: parseJson<Record<string, string>>(r.attributes, {}),
   created_at: r.created_at,
@@ -73,7 +75,7 @@ export const findProductByCode = async (db: Db, code: string): Promise<Product |
 
 function toRow(input: ProductInput): Partial<ProductRow> {
   const row: Partial<ProductRow> = {};
-  for (const key of ['code', 'name', 'category', 'status', 'summary', 'description', 'risk_level', 'commission_rate'] as const) {
+  for (const key of ['code', 'name', 'category', 'status', 'summary', 'description', 'risk_level', 'cooling_off_days', 'commission_rate'] as const) {
     if (input[key] !== undefined) (row as Record<string, unknown>)[key] = input[key];
   }
   if (input.attributes !== undefined) row.attributes = JSON.stringify(input.attributes);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { riskLevelOf } from '../compliance/engine.js';
 
 const text = (max: number) => z.string().trim().max(max);
 
@@ -10,7 +11,16 @@ export const ProductFields = z.object({
   status: z.enum(['active', 'inactive']).optional(),
   summary: text(10_000).optional(),
   description: text(100_000).optional(),
-  risk_level: text(50).optional(),
+  // R1–R5 (also written r3, PR3 or 中风险), or '' for not set.
+  risk_level: text(50)
+    .transform((v, ctx) => {
+      if (v === '') return v;
+      const level = riskLevelOf(v);
+      if (!level) ctx.addIssue({ code: 'custom', message: 'must be one of R1, R2, R3, R4, R5 (or empty)' });
+      return level ?? v;
+    })
+    .optional(),
+  cooling_off_days: z.number().int().min(0).max(365).optional(),
   commission_rate: z.number().min(0).max(100).nullable().optional(),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
 });

@@ -58,7 +58,7 @@ export const ENTITIES: readonly EntityDef[] = [
   {
     entity: 'product',
     table: 'products',
-    fields: ['code', 'name', 'category', 'status', 'summary', 'description', 'risk_level', 'commission_rate', 'attributes', ...STAMPS],
+    fields: ['code', 'name', 'category', 'status', 'summary', 'description', 'risk_level', 'cooling_off_days', 'commission_rate', 'attributes', ...STAMPS],
     naturalKey: 'code',
     onDelete: { set: { status: 'inactive' } },
   },

@@ -184,7 +184,7 @@ async function receiveNew(db: Knex, ctx: Context, device: DeviceRow, changes: Pu
     for (const r of await receiveRecords(trx, changes.filter((c): c is RecordChange => c.entity === 'exam_record'))) outcomes.set(r.change_id, r);
     for (const entity of Object.keys(UP_HANDLERS) as UpEntity[]) {
       const group = changes.filter((c) => c.entity === entity);
-      if (group.length) for (const r of await (UP_HANDLERS[entity] as UpHandler)({ db: trx, storage }, group)) outcomes.set(r.change_id, r);
+      if (group.length) for (const r of await (UP_HANDLERS[entity] as UpHandler)({ db: trx, storage, deviceId: device.id }, group)) outcomes.set(r.change_id, r);
     }
     const results = changes.map((c) => outcomes.get(c.change_id)!);
     const at = now();

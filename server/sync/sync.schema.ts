@@ -1,3 +1,4 @@
+import { RuleKinds, Severities } from '../../contract/compliance.js';
 import { z } from 'zod';
 import { MEDIA_DIRECT_MAX_BYTES } from '../../contract/media.js';
 
@@ -102,6 +103,47 @@ const PushedReviewLog = z.object({
   answer: AnswerValue.nullable(),
 });
 
+const Localized = z.object({ 'zh-CN': z.string().max(2000), en: z.string().max(2000) });
+const PushedEvidence = z.object({ segment_index: z.number().int().min(0), start: z.number().min(0), end: z.number().min(0), speaker: z.string().max(100), quote: z.string().max(20_000) });
+const PushedInspection = z.object({
+  gid: Gid,
+  user_gid: Gid,
+  product_gid: Gid.nullable(),
+  transcription_id: z.number().int().min(0),
+  revision: z.number().int().min(1),
+  rule_set_id: z.number().int().min(0),
+  rule_set_version: z.number().int().min(1),
+  department: z.string().max(100),
+  filename: z.string().max(255),
+  rep_speaker: z.string().max(100),
+  score: z.number().int().min(0).max(100),
+  outcome: z.enum(['pass', 'fail']),
+  critical_failures: z.number().int().min(0),
+  customer_risk: z.string().max(8).nullable(),
+  trigger: z.enum(['auto', 'manual']),
+  body: z.object({
+    product: z.object({ id: z.number().int(), code: z.string().max(64).nullable(), name: z.string().max(200), risk_level: z.string().max(50) }).nullable(),
+    results: z
+      .array(
+        z.object({
+          rule_key: z.string().max(64),
+          name: Localized,
+          kind: z.enum(RuleKinds),
+          outcome: z.enum(['pass', 'fail', 'not_applicable']),
+          severity: z.enum(Severities),
+          note: z.string().max(500),
+          evidence: z.array(PushedEvidence).max(1000),
+        }),
+      )
+      .max(500),
+    second_opinion: z.object({
+      status: z.enum(['complete', 'unavailable', 'failed', 'off']),
+      findings: z.array(z.object({ rule_key: z.string().max(64), outcome: z.enum(['pass', 'fail']), reason: z.string().max(2000), evidence: z.array(PushedEvidence.extend({ audio_url: z.null().default(null) })).max(100) })).max(100),
+    }),
+  }),
+  created_at: Stamp,
+});
+
 const change = <E extends string, T extends z.ZodTypeAny>(entity: E, data: T) => z.object({ change_id: Gid, entity: z.literal(entity), data });
 
 export const PushBody = z.object({
@@ -116,6 +158,7 @@ export const PushBody = z.object({
         change('study_note_deleted', PushedNoteDeletion),
         change('mistake_deleted', PushedMistakeDeletion),
         change('review_log', PushedReviewLog),
+        change('compliance_inspection', PushedInspection),
       ]),
     )
     .max(500),

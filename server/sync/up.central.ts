@@ -16,10 +16,13 @@ import { extensionOf, mimeTypeOf } from '../media/media.names.js';
 import { notify } from '../notifications/notifications.service.js';
 import { materialSuggested } from '../notifications/messages.js';
 import { receiveReviewLog } from '../review/review.sync.js';
+import { receiveInspections } from '../compliance/inspections.sync.js';
 
 export interface UpContext {
   db: Db;
   storage: Storage;
+  /** The pushing device. */
+  deviceId?: number;
 }
 
 interface Change<T> {
@@ -245,4 +248,5 @@ export const UP_HANDLERS = {
   study_note_deleted: receiveNoteDeletions,
   mistake_deleted: receiveMistakeDeletions,
   review_log: receiveReviewLog,
+  compliance_inspection: receiveInspections,
 } as const;

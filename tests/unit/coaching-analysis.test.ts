@@ -23,6 +23,7 @@ const product = (fields: Partial<Product> = {}): Product => ({
   summary: '',
   description: '',
   risk_level: 'R2',
+  cooling_off_days: 0,
   commission_rate: 0.3,
   attributes: { 起购金额: '1万元', 锁定期: '90天', 币种: 'CNY' },
   created_at: '',

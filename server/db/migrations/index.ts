@@ -16,6 +16,7 @@ import * as syncMore from './016_sync_more.js';
 import * as storage from './017_storage.js';
 import * as examIntegrity from './020_exam_integrity.js';
 import * as review from './023_review.js';
+import * as compliance from './022_compliance.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '017_storage': storage,
   '020_exam_integrity': examIntegrity,
   '023_review': review,
+  '022_compliance': compliance,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

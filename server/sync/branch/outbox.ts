@@ -9,11 +9,14 @@ import { unpackDetail } from '../../exams/records.repository.js';
 import { gidMap } from '../entities.js';
 import { jsonRows, type Columns } from '../../db/json-rows.js';
 import { enqueueState, skipExistingState } from './state-outbox.js';
+import { inspectionChanges } from '../../compliance/inspections.sync.js';
 
 /** Rows that go up once, by id: exam records, and media uploaded here (not those that came from the central server). */
 const APPENDED: readonly { entity: PushedEntity; table: string; where: string }[] = [
   { entity: 'exam_record', table: 'exam_records', where: 'true' },
   { entity: 'media', table: 'media_files', where: 'uploaded_by IS NOT NULL' },
+  // Inspected here (not those synced up to this server from a branch).
+  { entity: 'compliance_inspection', table: 'compliance_inspections', where: 'origin_device IS NULL' },
 ];
 
 /** Appends the records and media written since the last call (by id), and the state changed since. */
@@ -137,6 +140,7 @@ export async function nextChanges(db: Db, limit: number, afterSeq = 0): Promise<
   const built = new Map([
     ...(await recordChanges(db, waiting.filter((w) => w.entity === 'exam_record'))),
     ...(await mediaChanges(db, waiting.filter((w) => w.entity === 'media'))),
+    ...(await inspectionChanges(db, waiting.filter((w) => w.entity === 'compliance_inspection'))),
   ]);
   for (const w of waiting) {
     if (w.payload !== null) built.set(w.change_id, { change_id: w.change_id, entity: w.entity, data: JSON.parse(w.payload) } as PushedChange);

@@ -1,0 +1,81 @@
+// Inspections made on a branch laptop go up to the central server exactly once (real central and branch server
+// processes, as tests/api/sync.test.ts): the central copy keeps the results, names the central product and user,
+// and notifies the central admins of a critical violation.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startNode, type Node } from '../support/sync-nodes.js';
+import { usingPostgres } from '../support/server.js';
+import { startFakeModel, type FakeModel } from '../support/fake-model.js';
+import { form } from './media-fixtures.js';
+import { toneWav } from './audio-fixtures.js';
+import { VIOLATING, segmentsOf } from './compliance-fixtures.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+const PASSWORD = 'branch-pass-1';
+
+async function ok(res: { status: number; text: string; body: { data: unknown } }, status = 200): Promise<Json> {
+  assert.equal(res.status, status, res.text);
+  return res.body.data;
+}
+
+describe(`compliance inspections sync up (central on ${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
+  let central: Node;
+  let branch: Node;
+  let fake: FakeModel;
+  let productId: number;
+
+  const run = (node: Node) => node.api.post('/api/sync/run', { token: node.adminToken });
+
+  before(async () => {
+    [central, branch, fake] = await Promise.all([startNode({ postgres: usingPostgres }), startNode({ postgres: false }), startFakeModel()]);
+    await ok(await central.api.post('/api/system/users', { token: central.adminToken, body: { username: 'alice', password: PASSWORD, full_name: '李丽', role: 'employee', department: '财富管理部' } }), 201);
+    productId = (await ok(await central.api.post('/api/products', { token: central.adminToken, body: { code: 'WY-1', name: '稳盈理财', category: 'wealth', risk_level: 'R2', cooling_off_days: 15 } }), 201)).id;
+    const { enrolment_token } = await ok(await central.api.post('/api/sync/devices', { token: central.adminToken, body: { name: 'Branch laptop' } }), 201);
+    await ok(await branch.api.put('/api/sync/config', { token: branch.adminToken, body: { central_url: `http://127.0.0.1:${central.port}`, enrolment_token } }));
+    await ok(await run(branch));
+    await ok(await branch.api.post('/api/ai/routes', { token: branch.adminToken, body: { kind: 'audio', name: 'Cloud STT', provider: 'openai-compatible', base_url: fake.baseUrl, model: 'whisper-1', is_local: false } }), 201);
+  });
+  after(async () => {
+    await fake?.close();
+    await branch?.close();
+    await central?.close();
+  });
+
+  test('an inspection made on the branch arrives once centrally, with its results, and notifies the central admins', async () => {
+    const alice = await branch.api.login('alice', PASSWORD);
+    fake.behave({ transcription: { text: VIOLATING.map((t) => t.text).join(''), language: 'zh', segments: segmentsOf(VIOLATING) } });
+    const transcription = await ok(await branch.api.post('/api/audio/transcribe', { token: alice, form: form({ speakers: 'true' }, { name: 'call.wav', data: toneWav(0.5) }) }));
+    const local = (await ok(await branch.api.get(`/api/compliance/inspections?transcription_id=${transcription.id}`, { token: alice }))).items;
+    assert.equal(local.length, 1);
+    const branchInspection = await ok(await branch.api.get(`/api/compliance/inspections/${local[0].id}`, { token: alice }));
+
+    const summary = await ok(await run(branch));
+    assert.equal(summary.pushed, 1, JSON.stringify(summary));
+    assert.equal(summary.conflicts, 0);
+    // Pushed again (the answer lost on the way): still one.
+    await branch.database()('sync_outbox').where({ entity: 'compliance_inspection' }).update({ sent_at: null, outcome: null });
+    await ok(await run(branch));
+    assert.equal((await ok(await run(branch))).pushed, 0);
+
+    const listed = await ok(await central.api.get('/api/compliance/inspections?size=50', { token: central.adminToken }));
+    assert.equal(listed.total, 1);
+    const stored = await ok(await central.api.get(`/api/compliance/inspections/${listed.items[0].id}`, { token: central.adminToken }));
+    assert.equal(stored.user.username, 'alice');
+    assert.equal(stored.user.department, '财富管理部');
+    assert.equal(stored.product.id, productId);
+    assert.equal(stored.score, branchInspection.score);
+    assert.deepEqual(
+      stored.results.map((r: Json) => [r.rule_key, r.outcome, r.evidence.map((e: Json) => e.quote)]),
+      branchInspection.results.map((r: Json) => [r.rule_key, r.outcome, r.evidence.map((e: Json) => e.quote)]),
+    );
+    // The audio stayed on the laptop.
+    assert.ok(stored.results.every((r: Json) => r.evidence.every((e: Json) => e.audio_url === null)));
+    const gids = await central.database()('compliance_inspections').select('gid');
+    assert.deepEqual(gids.map((g: Json) => g.gid), [await branch.database()('compliance_inspections').where({ id: local[0].id }).first('gid').then((r: Json) => r.gid)]);
+    const notices = await ok(await central.api.get('/api/notifications', { token: central.adminToken }));
+    assert.equal(notices.filter((n: Json) => n.link === `/admin/compliance/inspections/${stored.id}`).length, 1);
+    const stats = await ok(await central.api.get('/api/compliance/stats', { token: central.adminToken }));
+    assert.equal(stats.total, 1);
+  });
+});
