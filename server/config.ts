@@ -22,6 +22,11 @@ export interface AppConfig {
   trustProxy?: boolean;
   /** A branch's periodic sync, in seconds (SYNC_INTERVAL_SECONDS; docs/sync.md). */
   syncIntervalSeconds?: number;
+  /**
+   * Tests only, never read from the environment: the clock of assignments (due dates, overdue, reminders) and how
+   * often their reminder scan runs.
+   */
+  testClock?: { now(): number; scanIntervalMs?: number };
 }
 
 export const SERVICE_NAME = 'trainbench';

@@ -44,6 +44,8 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   local_llm_max_tokens: { schema: positiveInt(32_768), default: 1024 },
   /** Tokens of context per reply (prompt and answer); at most what the model was trained for. */
   local_llm_context_size: { schema: positiveInt(131_072), default: 4096 },
+  /** Assignments: the reminder before the due date goes out this many days before it. */
+  assignment_reminder_days: { schema: positiveInt(60), default: 2 },
   /** Central server: the parameters its branch laptops take from it, besides company_intro_content (docs/sync.md). */
   branch_parameters: {
     schema: z.array(z.string().trim()).refine((keys) => keys.every((key) => key in configDefinitions && key !== 'branch_parameters'), 'must name system parameters'),
