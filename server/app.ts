@@ -28,6 +28,7 @@ import { complianceRoutes } from './compliance/compliance.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
+import { assignmentRoutes } from './assignments/assignments.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 import { createStorage } from './storage/index.js';
@@ -53,7 +54,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes];
+const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes, assignmentRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.

@@ -25,6 +25,11 @@ export interface AppConfig {
   syncIntervalSeconds?: number;
   /** Where user files live: DATA_DIR (the default) or an S3 bucket (STORAGE=s3, S3_*; docs/storage.md). */
   storage: StorageSettings;
+  /**
+   * Tests only, never read from the environment: the clock of assignments (due dates, overdue, reminders) and how
+   * often their reminder scan runs.
+   */
+  testClock?: { now(): number; scanIntervalMs?: number };
 }
 
 export const SERVICE_NAME = 'trainbench';

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { NotificationType, type Notification } from '../../contract/notifications.js';
 import { toBool } from '../db/rows.js';
 import { now } from '../db/time.js';
+import { insertJsonRows, type Columns } from '../db/json-rows.js';
 import { toLocale, type Locale, type LocalizedContent } from './messages.js';
 
 export interface NotificationContent {
@@ -48,26 +49,47 @@ async function localesOf(db: Db, ids: number[]): Promise<Map<number, Locale>> {
   return locales;
 }
 
+interface NotificationInsert {
+  user_id: number;
+  type: string;
+  title: string;
+  content: string;
+  link: string;
+  read: boolean;
+  created_at: string;
+}
+
+const NOTIFICATION_COLUMNS: Columns<NotificationInsert> = [
+  ['user_id', 'integer'],
+  ['type', 'text'],
+  ['title', 'text'],
+  ['content', 'text'],
+  ['link', 'text'],
+  ['read', 'boolean'],
+  ['created_at', 'text'],
+];
+
+/** Writes one notification per recipient in one statement (their rows bound as one JSON parameter). */
+async function insertFor(db: Db, recipients: { id: number; locale: Locale }[], message: Message, type: string): Promise<number> {
+  const created_at = now();
+  const rows = recipients.map(({ id, locale }) => {
+    const content = typeof message === 'function' ? message(locale) : message;
+    return { user_id: id, type: content.type ?? type, title: content.title, content: content.content ?? '', link: content.link ?? '', read: false, created_at };
+  });
+  for (let i = 0; i < rows.length; i += 10_000) await insertJsonRows(db, 'notifications', NOTIFICATION_COLUMNS, rows.slice(i, i + 10_000));
+  return rows.length;
+}
+
 async function deliver(db: Db, userIds: number[], message: Message, fallbackType: string): Promise<number> {
   const ids = [...new Set(userIds)].filter((id) => Number.isInteger(id) && id > 0);
   if (!ids.length) return 0;
-  const created_at = now();
   const locales = typeof message === 'function' ? await localesOf(db, ids) : undefined;
-  const rows = ids.map((user_id) => {
-    const content = typeof message === 'function' ? message(locales!.get(user_id) ?? 'zh-CN') : message;
-    return {
-      user_id,
-      type: content.type ?? fallbackType,
-      title: content.title,
-      content: content.content ?? '',
-      link: content.link ?? '',
-      read: false,
-      created_at,
-    };
-  });
-  for (let i = 0; i < rows.length; i += 200) await db('notifications').insert(rows.slice(i, i + 200));
-  return ids.length;
+  return insertFor(db, ids.map((id) => ({ id, locale: locales?.get(id) ?? 'zh-CN' })), message, fallbackType);
 }
+
+/** Directed notices to many users whose language the caller already read (users.locale), in one statement. */
+export const notifyUsers = (db: Db, recipients: { id: number; locale: string | null }[], message: Message): Promise<number> =>
+  insertFor(db, recipients.map((r) => ({ id: Number(r.id), locale: toLocale(r.locale) })), message, NotificationType.directed);
 
 const activeUserIds = async (db: Db, role: 'employee' | 'admin'): Promise<number[]> =>
   (await db('users').where({ role, status: 'active' }).pluck('id')).map(Number);

@@ -51,6 +51,8 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
     schema: z.union([z.number(), z.string().regex(/^\d*\.\d+$/, 'must be a number between 0.7 and 0.99').transform(Number)]).pipe(z.number().min(0.7).max(0.99)),
     default: 0.9,
   },
+  /** Assignments: the reminder before the due date goes out this many days before it. */
+  assignment_reminder_days: { schema: positiveInt(60), default: 2 },
   /** Central server: the parameters its branch laptops take from it, besides company_intro_content (docs/sync.md). */
   branch_parameters: {
     schema: z.array(z.string().trim()).refine((keys) => keys.every((key) => key in configDefinitions && key !== 'branch_parameters'), 'must name system parameters'),

@@ -17,6 +17,7 @@ import * as storage from './017_storage.js';
 import * as examIntegrity from './020_exam_integrity.js';
 import * as review from './023_review.js';
 import * as compliance from './022_compliance.js';
+import * as assignments from './019_assignments.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '020_exam_integrity': examIntegrity,
   '023_review': review,
   '022_compliance': compliance,
+  '019_assignments': assignments,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

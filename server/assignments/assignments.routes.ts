@@ -1,0 +1,73 @@
+// /api/assignments: admins assign, follow and remind; everyone reads their own (`mine`).
+import Router from '@koa/router';
+import type { Deps } from '../context.js';
+import { currentUser } from '../auth/guards.js';
+import { sendRaw } from '../http/envelope.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { CreateBody, ListQuery, ProgressExportQuery, ProgressQuery, UpdateBody } from './assignments.schema.js';
+import {
+  createAssignment,
+  deleteAssignment,
+  getAssignment,
+  listAssignments,
+  myAssignments,
+  remindNow,
+  requireAssignmentRow,
+  updateAssignment,
+  type Clock,
+} from './assignments.service.js';
+import { progressPage, progressPeople } from './progress.js';
+import { exportProgress, progressFileName } from './progress.export.js';
+import { startReminderScan } from './reminders.js';
+
+export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+  const router = new Router({ prefix: '/assignments' });
+  // The tests' clock is a config field no environment variable sets (see AppConfig.testClock).
+  const clock: Clock = config.testClock?.now ?? Date.now;
+  onClose(startReminderScan(db, clock, config.testClock?.scanIntervalMs, (err) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[assignments] reminder scan failed:', err);
+  }));
+
+  router.get('/mine', requireUser, async (ctx) => {
+    ctx.body = await myAssignments(db, currentUser(ctx), clock());
+  });
+  router.get('/', ...requireAdmin, async (ctx) => {
+    ctx.body = await listAssignments(db, parseQuery(ctx, ListQuery), clock());
+  });
+  router.post('/', ...requireAdmin, async (ctx) => {
+    const assignment = await createAssignment(db, parseBody(ctx, CreateBody), currentUser(ctx), clock());
+    ctx.status = 201;
+    ctx.body = assignment;
+  });
+  router.get('/:id', ...requireAdmin, async (ctx) => {
+    ctx.body = await getAssignment(db, parseId(ctx.params.id, 'Assignment'), clock());
+  });
+  router.put('/:id', ...requireAdmin, async (ctx) => {
+    const id = parseId(ctx.params.id, 'Assignment');
+    ctx.body = await updateAssignment(db, id, parseBody(ctx, UpdateBody), clock());
+  });
+  router.delete('/:id', ...requireAdmin, async (ctx) => {
+    const id = parseId(ctx.params.id, 'Assignment');
+    await deleteAssignment(db, id);
+    ctx.body = { id, deleted: true };
+  });
+  router.get('/:id/progress', ...requireAdmin, async (ctx) => {
+    const row = await requireAssignmentRow(db, parseId(ctx.params.id, 'Assignment'));
+    ctx.body = await progressPage(db, row, clock(), parseQuery(ctx, ProgressQuery));
+  });
+  router.get('/:id/progress/export', ...requireAdmin, async (ctx) => {
+    const row = await requireAssignmentRow(db, parseId(ctx.params.id, 'Assignment'));
+    const filter = parseQuery(ctx, ProgressExportQuery);
+    const { people } = await progressPeople(db, row, clock(), filter);
+    const stream = await exportProgress(row.title, people, filter);
+    sendRaw(ctx);
+    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    ctx.set('Content-Disposition', `attachment; filename="${progressFileName(row.id)}"`);
+    ctx.body = stream;
+  });
+  router.post('/:id/remind', ...requireAdmin, async (ctx) => {
+    ctx.body = await remindNow(db, parseId(ctx.params.id, 'Assignment'));
+  });
+
+  return router;
+}

@@ -1,0 +1,42 @@
+// The notifications of assignments, in each recipient's language (see notifications/messages.ts).
+import type { LocalizedContent } from '../notifications/messages.js';
+import type { AssignmentItemType } from '../../contract/assignments.js';
+
+export interface NoticeSubject {
+  title: string;
+  item_type: AssignmentItemType;
+  item_id: number;
+  due_at: string;
+}
+
+/** A due time as the reader's clock shows it (the server's time zone: the company's). */
+const when = (iso: string): string => {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+const linkOf = (a: NoticeSubject) => (a.item_type === 'exam' ? `/exams/${a.item_id}` : `/courses/${a.item_id}`);
+const whatZh = (a: NoticeSubject) => (a.item_type === 'exam' ? '请通过该考试' : '请学完该课程');
+const whatEn = (a: NoticeSubject) => (a.item_type === 'exam' ? 'Pass the exam' : 'Complete the course');
+
+export const assignmentNotice =
+  (a: NoticeSubject): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `New assignment: ${a.title}` : `新的学习任务：${a.title}`,
+    content: locale === 'en' ? `${whatEn(a)} by ${when(a.due_at)}.` : `${whatZh(a)}，截止时间 ${when(a.due_at)}。`,
+    link: linkOf(a),
+  });
+
+export type ReminderKind = 'before' | 'due_day' | 'manual';
+
+export const assignmentReminder =
+  (a: NoticeSubject, kind: ReminderKind): LocalizedContent =>
+  (locale) => ({
+    title:
+      locale === 'en'
+        ? kind === 'due_day' ? `Due today: ${a.title}` : `Reminder: ${a.title}`
+        : kind === 'due_day' ? `今天截止：${a.title}` : `任务提醒：${a.title}`,
+    content: locale === 'en' ? `${whatEn(a)} by ${when(a.due_at)}; it is not done yet.` : `${whatZh(a)}，截止时间 ${when(a.due_at)}，你还没有完成。`,
+    link: linkOf(a),
+  });
