@@ -36,7 +36,7 @@ describe('tiny speaker models', { skip: LOCAL_PATH_MISSING }, () => {
   test('they load with the metadata sherpa-onnx requires', async () => {
     const loaded = await runSherpa({ type: 'load', segmentation: models.segmentation, embedding: models.embedding, vad: models.vad });
     assert.equal(loaded.sample_rate, 16_000);
-    assert.ok(loaded.dim > 0);
+    assert.ok((loaded.dim ?? 0) > 0);
   });
 
   test('diarization of a mono call finds each turn and gives the two voices two speakers', async () => {
@@ -55,9 +55,9 @@ describe('tiny speaker models', { skip: LOCAL_PATH_MISSING }, () => {
 
   test('embeddings of one voice are close, of the two voices far apart; VAD finds the turns', async () => {
     const sample = await voiceSample('male', MALE_ENROLMENT_TEXT);
-    const [enrolled] = (await runSherpa({ type: 'embed', wav: sample, embedding: models.embedding, groups: [[]], threads: 1 })).embeddings;
-    const groups = call.turns.map((t) => [{ start: t.start, end: t.end }]);
-    const { embeddings } = await runSherpa({ type: 'embed', wav: call.wav, embedding: models.embedding, groups, threads: 1 });
+    const [enrolled] = (await runSherpa({ type: 'embed', embedding: models.embedding, items: [{ wav: sample, ranges: [] }], threads: 1 })).embeddings;
+    const items = call.turns.map((t) => ({ wav: call.wav, ranges: [{ start: t.start, end: t.end }] }));
+    const { embeddings } = await runSherpa({ type: 'embed', embedding: models.embedding, items, threads: 1 });
     call.turns.forEach((turn, i) => {
       const similarity = cosine(enrolled!, embeddings[i]!);
       if (turn.voice === 'male') assert.ok(similarity > 0.6, `male turn ${i}: ${similarity}`);

@@ -7,12 +7,12 @@ export interface TimeRange {
 }
 
 export type SherpaTask =
-  /** Loads the speaker models (and the VAD model) and answers what they are: a broken model fails here. */
-  | { type: 'load'; segmentation: string; embedding: string; vad?: string }
+  /** Loads the models given (a diarizer when both speaker models are) and answers what they are: a broken model fails here. */
+  | { type: 'load'; segmentation?: string; embedding?: string; vad?: string }
   /** Speaker diarization of a 16 kHz mono WAV; `speakers` 0 finds the number by `threshold`. */
   | { type: 'diarize'; wav: string; segmentation: string; embedding: string; speakers: number; threshold: number; threads: number }
-  /** One embedding per group of ranges of the WAV (an empty group: the whole file). */
-  | { type: 'embed'; wav: string; embedding: string; groups: TimeRange[][]; threads: number }
+  /** One embedding per item: the given ranges of its WAV, end to end (no ranges: the whole file). */
+  | { type: 'embed'; embedding: string; items: { wav: string; ranges: TimeRange[] }[]; threads: number }
   /** Speech regions of a 16 kHz mono WAV by silero VAD. */
   | { type: 'vad'; wav: string; vad: string };
 
@@ -22,7 +22,7 @@ export interface DiarizedSegment extends TimeRange {
 }
 
 export type SherpaResult =
-  | { type: 'load'; sample_rate: number; dim: number }
+  | { type: 'load'; sample_rate: number | null; dim: number | null }
   | { type: 'diarize'; segments: DiarizedSegment[]; embeddings: { speaker: number; embedding: number[] }[] }
   | { type: 'embed'; embeddings: number[][] }
   | { type: 'vad'; regions: TimeRange[]; seconds: number };

@@ -49,14 +49,17 @@ async function run(task: SherpaTask): Promise<SherpaReply> {
   switch (task.type) {
     case 'load': {
       // Loading is what fails on a broken model: a diarizer builds both models (and checks their metadata).
-      const diarizer = new sherpa.OfflineSpeakerDiarization({
-        segmentation: { pyannote: { model: task.segmentation }, numThreads: 1 },
-        embedding: { model: task.embedding, numThreads: 1 },
-        clustering: { numClusters: 2 },
-      });
-      const extractor = new sherpa.SpeakerEmbeddingExtractor({ model: task.embedding, numThreads: 1 });
+      const diarizer =
+        task.segmentation && task.embedding
+          ? new sherpa.OfflineSpeakerDiarization({
+              segmentation: { pyannote: { model: task.segmentation }, numThreads: 1 },
+              embedding: { model: task.embedding, numThreads: 1 },
+              clustering: { numClusters: 2 },
+            })
+          : undefined;
+      const extractor = task.embedding ? new sherpa.SpeakerEmbeddingExtractor({ model: task.embedding, numThreads: 1 }) : undefined;
       if (task.vad) new sherpa.Vad({ sileroVad: { model: task.vad, windowSize: 512 }, sampleRate: 16_000, numThreads: 1 }, 30);
-      return { type: 'result', result: { type: 'load', sample_rate: diarizer.sampleRate, dim: extractor.dim } };
+      return { type: 'result', result: { type: 'load', sample_rate: diarizer?.sampleRate ?? null, dim: extractor?.dim ?? null } };
     }
     case 'diarize': {
       const wave = sherpa.readWave(task.wav);
@@ -83,9 +86,11 @@ async function run(task: SherpaTask): Promise<SherpaReply> {
       return { type: 'result', result: { type: 'diarize', segments, embeddings } };
     }
     case 'embed': {
-      const wave = sherpa.readWave(task.wav);
       const extractor = new sherpa.SpeakerEmbeddingExtractor({ model: task.embedding, numThreads: task.threads });
-      const embeddings = task.groups.map((ranges) => {
+      const waves = new Map<string, Wave>();
+      const embeddings = task.items.map(({ wav, ranges }) => {
+        const wave = waves.get(wav) ?? sherpa.readWave(wav);
+        waves.set(wav, wave);
         const stream = extractor.createStream();
         const samples = ranges.length ? slice(wave, ranges) : wave.samples;
         stream.acceptWaveform({ samples, sampleRate: wave.sampleRate });
