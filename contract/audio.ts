@@ -18,8 +18,20 @@ export interface TranscriptSegment {
   start: number;
   end: number;
   text: string;
-  /** Present only when the speaker is known: the channel's label on the local route, or the cloud route's label. */
+  /**
+   * Present only when the speaker is known: the channel's or voice's label on the local route (`A`, `B`…, or `rep`,
+   * `customer`, `customer_2`… when the caller's voiceprint matched), or the cloud route's label.
+   */
   speaker?: string;
+}
+
+/** How the speakers of a transcription were found: by the channels of a stereo call, or by voice in a mono one. */
+export type SpeakerMethod = 'channels' | 'voices';
+
+/** The speaker closest to the caller's voiceprint, and how close (cosine similarity, -1–1). */
+export interface RepMatch {
+  speaker: string;
+  similarity: number;
 }
 
 /** The route as it was when the audio went through it. */
@@ -80,16 +92,48 @@ export interface Transcription {
   /** The audio is kept and can be played (GET /api/audio/transcriptions/{id}/recording). */
   has_recording: boolean;
   created_at: string;
+  /** How the speakers were found; null without speakers or when a cloud route labelled them. */
+  speaker_method: SpeakerMethod | null;
+  /** The speaker matched to the caller's voiceprint, when one matched above the threshold; else null. */
+  rep_match: RepMatch | null;
+  /** Seconds of speech found by VAD (Whisper ran on these only); null when no VAD ran. */
+  speech_seconds: number | null;
+  /** The revision shown: 1 is the recognised original, each saved edit adds one. */
+  revision: number;
+  /** The latest revision (equal to `revision` unless an older one was asked for). */
+  latest_revision: number;
+  /** Display names of speaker labels given in the editor ({"A": "王经理"}); {} when none. */
+  speaker_names: Record<string, string>;
+  /** When this revision was saved (created_at for revision 1). */
+  revised_at: string;
 }
 
+/** PUT /api/audio/transcriptions/{id}/segments: a new revision of the transcript. */
+export interface TranscriptRevisionInput {
+  /** The revision the edit started from: 409 `audio.revision_conflict` when it is not the latest. */
+  base_revision: number;
+  segments: TranscriptSegment[];
+  speaker_names?: Record<string, string>;
+}
+
+/** The caller's voiceprint (GET /api/audio/voiceprint): only the speaker embedding is stored, never the audio. */
+export interface VoiceprintStatus {
+  enrolled: boolean;
+  created_at: string | null;
+  speech_seconds: number | null;
+}
+
+export const TranscriptExportFormats = ['txt', 'srt', 'vtt', 'docx'] as const;
+export type TranscriptExportFormat = (typeof TranscriptExportFormats)[number];
+
 /** A list entry: the transcription without segments and attempts. */
-export type TranscriptionSummary = Omit<Transcription, 'segments' | 'attempts'>;
+export type TranscriptionSummary = Omit<Transcription, 'segments' | 'attempts' | 'speaker_names' | 'revised_at' | 'latest_revision'>;
 
 export const TranscriptionJobStates = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type TranscriptionJobState = (typeof TranscriptionJobStates)[number];
 
 /** Where a running job is: waiting for the local slot, decoding with ffmpeg, transcribing, sending to a cloud route. */
-export type TranscriptionJobStage = 'queued' | 'decoding' | 'transcribing' | 'uploading' | 'finished';
+export type TranscriptionJobStage = 'queued' | 'decoding' | 'speakers' | 'transcribing' | 'uploading' | 'finished';
 
 export interface TranscriptionJobError {
   /** The HTTP status a synchronous request would have answered. */
@@ -133,8 +177,16 @@ export type TranscriptionJobEvent =
   | { type: 'error'; job: TranscriptionJob; error: TranscriptionJobError }
   | { type: 'cancelled'; job: TranscriptionJob };
 
-/** A ggml model file found in resources/models or DATA_DIR/models (GET /api/audio/models). */
+/** What a model file is, read from the file itself (ggml magic number, ONNX metadata or inputs). */
+export const AudioModelKinds = ['whisper', 'speaker-segmentation', 'speaker-embedding', 'vad'] as const;
+export type AudioModelKind = (typeof AudioModelKinds)[number];
+
+/** A model file found in resources/models or DATA_DIR/models (GET /api/audio/models). */
 export interface AudioModel {
+  /** From the file's own content; null for a file that is none of the kinds. */
+  kind: AudioModelKind | null;
+  /** Why the file cannot be used as its kind (metadata missing, not a model at all); null when it looks usable. */
+  problem: string | null;
   /** The file name: what a local-whisper route's `model` names. */
   name: string;
   /** `resources` (shipped with the app, read only) or `data` (DATA_DIR/models: installed by an admin). */
@@ -165,6 +217,30 @@ export interface AudioRouteStatus {
   available: boolean;
   /** Exactly what is missing (whisper.cpp not built, model file missing, ffmpeg missing, cloud fallback off); null when available. */
   reason_unavailable: string | null;
+  /** Local routes only: separating the speakers of mono calls by voice (sherpa-onnx and the two speaker models). */
+  speakers?: SpeakerCapability;
+  /** Local routes only: the ffmpeg that decodes uploads. */
+  decoder?: DecoderInfo;
+}
+
+/** Whether speakers can be told apart by voice here, with which model files. */
+export interface SpeakerCapability {
+  available: boolean;
+  /** In plain words: no speaker models installed, a model that does not load (and why); null when available. */
+  reason_unavailable: string | null;
+  segmentation_model: string | null;
+  embedding_model: string | null;
+  /** The silero VAD model used to find speech before Whisper; null when none is installed. */
+  vad_model: string | null;
+}
+
+/** The ffmpeg build that decodes audio here. */
+export interface DecoderInfo {
+  /** `system`: a maintained ffmpeg ≥ 5 of the operating system; `bundled`: the @ffmpeg-installer binary. */
+  source: 'system' | 'bundled';
+  path: string;
+  /** As `ffmpeg -version` says it, e.g. "5.1.9-0+deb12u1"; '' when unknown. */
+  version: string;
 }
 
 /** Deterministic figures of a speaker-labelled call (server/audio/call-metrics.ts). */
@@ -217,4 +293,10 @@ export const AudioErrorCode = {
   modelReadOnly: 'audio.model_read_only',
   /** The audio of the transcription is not kept (transcribed before recordings were kept, or removed by its owner). */
   recordingUnavailable: 'audio.recording_unavailable',
+  /** An edit saved on a revision that is no longer the latest (someone saved in between). */
+  revisionConflict: 'audio.revision_conflict',
+  /** A voiceprint sample with too little speech (under 8 s). */
+  voiceprintTooShort: 'audio.voiceprint_too_short',
+  /** Voiceprints need the speaker-embedding model, which is not installed or does not load. */
+  speakerModelsUnavailable: 'audio.speaker_models_unavailable',
 } as const;

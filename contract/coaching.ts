@@ -170,6 +170,8 @@ export interface CoachingReportSummary {
   id: number;
   user: ReportUser;
   transcription_id: number;
+  /** The revision of the transcript the report analysed (1: as recognised; later: as edited). */
+  transcript_revision: number;
   filename: string;
   product: { id: number; code: string | null; name: string } | null;
   objection_count: number;
@@ -181,7 +183,7 @@ export interface CoachingReportSummary {
 
 export interface CoachingReport extends Omit<CoachingReportSummary, 'product'> {
   source: { kind: 'transcription' | 'task_run'; transcription_id: number; task_id: number | null; run_id: number | null };
-  transcription: { id: number; filename: string; language: string; duration_seconds: number | null; route_name: string; route_is_local: boolean; left_local: boolean };
+  transcription: { id: number; revision?: number; filename: string; language: string; duration_seconds: number | null; route_name: string; route_is_local: boolean; left_local: boolean };
   rep_speaker: string;
   customer_speakers: string[];
   product: ProductRef | null;

@@ -20,6 +20,7 @@ export function aboutText(t: MainT, { appVersion, server, versions, platform, da
     detail: [
       t('about.server', { server: server ? t('about.serverRunning', { app: server.app_version, api: server.api_version }) : t('about.serverStopped') }),
       t('about.database', { database }),
+      ...(server?.decoder ? [t('about.decoder', { source: t(`about.decoderSource.${server.decoder.source}`), version: server.decoder.version || '?', path: server.decoder.path })] : []),
       `Electron ${versions.electron ?? '-'} · Chromium ${versions.chrome ?? '-'} · Node ${versions.node} · ${platform}`,
       '',
       t('about.data', { path: dataDir }),

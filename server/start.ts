@@ -1,4 +1,6 @@
 import http from 'node:http';
+import { decoderInfo } from './audio/ffmpeg.js';
+import type { DecoderInfo } from '../contract/audio.js';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
@@ -17,6 +19,8 @@ export interface ServerAbout {
   app_version: string;
   api_version: string;
   database: DatabaseInfo;
+  /** The ffmpeg that decodes audio uploads (system ≥ 5, or the bundled one); null when there is none. */
+  decoder?: DecoderInfo | null;
 }
 
 export interface RunningServer {
@@ -62,7 +66,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
   }
   const { server, closeApp, port, ...rest } = started;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db) };
+  const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db), decoder: decoderInfo() };
   log.info(
     `server ${about.app_version} (API ${about.api_version}) ready on http://${host}:${port} in ${performance.now().toFixed(0)} ms from process start; ` +
       `${about.database.engine} ${about.database.version}, schema ${about.database.schema}, data in ${config.dataDir}`,

@@ -31,6 +31,8 @@ export const en: MainTexts = {
     serverStopped: 'not running',
     database: 'Database: {{database}}',
     databaseUnknown: 'unknown (the local server is not running)',
+    decoder: 'Audio decoder: {{source}} ffmpeg {{version}} ({{path}})',
+    decoderSource: { system: 'system', bundled: 'bundled' },
     schema: '{{engine}} {{version}}, schema {{schema}}',
     data: 'Data: {{path}}',
     logs: 'Logs: {{path}}',

@@ -30,6 +30,8 @@ export const zhCN = {
     serverStopped: '未运行',
     database: '数据库：{{database}}',
     databaseUnknown: '未知（本地服务未运行）',
+    decoder: '音频解码：{{source}} ffmpeg {{version}}（{{path}}）',
+    decoderSource: { system: '系统自带的', bundled: '应用内置的' },
     schema: '{{engine}} {{version}}，结构版本 {{schema}}',
     data: '数据：{{path}}',
     logs: '日志：{{path}}',

@@ -7,12 +7,15 @@ import { currentUser } from '../auth/guards.js';
 import { AppError } from '../http/errors.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { openEventStream } from '../http/sse.js';
-import { parseId, parseQuery } from '../http/validate.js';
+import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { mediaStore } from '../media/media.store.js';
 import { baseName } from './audio-formats.js';
 import { callFigures } from './call-metrics.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
-import { JobListQuery, ModelName, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
+import { ExportQuery, JobListQuery, ModelName, RevisionInput, RevisionQuery, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
+import { saveRevision } from './revisions.service.js';
+import { EXPORT_TYPES, exportTranscript } from './transcript-export.js';
+import { deleteVoiceprint, enrolVoiceprint, voiceprintStatus } from './voiceprints.js';
 import { probeAudio } from './ffmpeg.js';
 import { TranscriptionJobs, isFinished } from './jobs.service.js';
 import { speechShelf } from './model-install.js';
@@ -70,7 +73,7 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
       filename,
       fileSize: file.size,
       audio,
-      options: { language: options.language ?? null, speakers_requested: options.speakersRequested, channel_names: options.channelNames ?? null, allow_cloud: options.allowCloud },
+      options: { language: options.language ?? null, speakers_requested: options.speakersRequested, channel_names: options.channelNames ?? null, allow_cloud: options.allowCloud, speaker_count: options.speakerCount ?? null },
     });
     if (options.async) {
       ctx.status = 202;
@@ -148,7 +151,41 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
   });
 
   router.get('/transcriptions/:id', requireUser, async (ctx) => {
-    ctx.body = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
+    const { revision } = parseQuery(ctx, RevisionQuery);
+    ctx.body = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'), revision);
+  });
+
+  // The editor saves a new revision from the one it loaded (409 when another save came first).
+  router.put('/transcriptions/:id/segments', requireUser, async (ctx) => {
+    ctx.body = await saveRevision(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'), parseBody(ctx, RevisionInput));
+  });
+
+  router.get('/transcriptions/:id/export', requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const query = parseQuery(ctx, ExportQuery);
+    const transcription = await getTranscription(db, user.id, parseId(ctx.params.id, 'Transcription'), query.revision);
+    const language = query.lang ?? (user.locale === 'en' ? 'en' : 'zh-CN');
+    const { body, filename } = await exportTranscript(transcription, query.format, language);
+    ctx.attachment(filename);
+    ctx.type = EXPORT_TYPES[query.format];
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  // The caller's voiceprint: only the speaker embedding is stored, never the recording.
+  router.get('/voiceprint', requireUser, async (ctx) => {
+    ctx.body = await voiceprintStatus(db, currentUser(ctx).id);
+  });
+
+  router.put('/voiceprint', requireUser, receiveAudio, async (ctx) => {
+    const file = requireFile(ctx, 'file');
+    await probeAudio(file.filepath, baseName(file.originalFilename ?? 'voice'));
+    const user = currentUser(ctx);
+    ctx.body = await enrolVoiceprint(db, models, user.id, file.filepath, path.join(config.dataDir, 'audio', 'voiceprints', `${user.id}-${Date.now()}`));
+  });
+
+  router.delete('/voiceprint', requireUser, async (ctx) => {
+    ctx.body = await deleteVoiceprint(db, currentUser(ctx).id);
   });
 
   // The kept audio of the caller's own transcription, seekable (Range); removing it keeps the text.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Context } from 'koa';
-import { TranscriptionJobStates } from '../../contract/audio.js';
+import { TranscriptExportFormats, TranscriptionJobStates } from '../../contract/audio.js';
 import { formField } from '../http/multipart.js';
 import { Paging, QueryBool, parseWith } from '../http/validate.js';
 import { MODEL_NAME } from './models.js';
@@ -27,6 +27,12 @@ const TranscribeFields = z.object({
   diarize: QueryBool.optional(),
   speakers: QueryBool.optional(),
   channels: ChannelNames.optional(),
+  speaker_count: z
+    .string()
+    .regex(/^\d$/, 'must be a whole number from 0 to 8 (0: find out how many)')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(8, 'must be a whole number from 0 to 8 (0: find out how many)'))
+    .optional(),
   allow_cloud: QueryBool.optional(),
   async: QueryBool.optional(),
 });
@@ -35,11 +41,13 @@ export interface TranscribeOptions {
   language?: string;
   speakersRequested: boolean;
   channelNames?: string[];
+  /** Speakers of a mono call when found by voice: 1–8, 0 to find out; undefined: the default (2). */
+  speakerCount?: number;
   allowCloud: boolean;
   async: boolean;
 }
 
-/** An empty field counts as omitted; naming the channels asks for speakers. */
+/** An empty field counts as omitted; naming the channels or the number of speakers asks for speakers. */
 export function transcribeOptions(ctx: Context): TranscribeOptions {
   const field = (name: string) => formField(ctx, name) || undefined;
   const query = (name: string) => (typeof ctx.query[name] === 'string' && ctx.query[name] !== '' ? (ctx.query[name] as string) : undefined);
@@ -48,14 +56,16 @@ export function transcribeOptions(ctx: Context): TranscribeOptions {
     diarize: field('diarize'),
     speakers: field('speakers'),
     channels: field('channels'),
+    speaker_count: field('speaker_count'),
     allow_cloud: field('allow_cloud') ?? query('allow_cloud'),
     async: field('async') ?? query('async'),
   });
   const preferAsync = /(^|[,;\s])respond-async($|[,;\s])/i.test(ctx.get('prefer'));
   return {
     language: fields.language,
-    speakersRequested: fields.diarize === true || fields.speakers === true || fields.channels !== undefined,
+    speakersRequested: fields.diarize === true || fields.speakers === true || fields.channels !== undefined || fields.speaker_count !== undefined,
     channelNames: fields.channels,
+    speakerCount: fields.speaker_count,
     allowCloud: fields.allow_cloud !== false,
     async: fields.async ?? preferAsync,
   };
@@ -65,7 +75,7 @@ export const TranscriptionListQuery = Paging;
 
 export const JobListQuery = Paging.extend({ state: z.enum(TranscriptionJobStates).optional() });
 
-export const ModelName = z.string().regex(MODEL_NAME, 'must be a model file name such as ggml-base.bin');
+export const ModelName = z.string().regex(MODEL_NAME, 'must be a model file name such as ggml-base.bin or speaker-embedding.onnx');
 
 /** POST …/models of a model shelf: the file name as the shelf names its models. */
 export const modelUploadInit = (name: z.ZodType<string>) =>
@@ -81,3 +91,36 @@ export const modelUploadInit = (name: z.ZodType<string>) =>
         .optional(),
     })
     .strict();
+
+const SpeakerLabel = z.string().trim().min(1, 'a speaker label is empty').max(40, 'a speaker label is at most 40 characters');
+
+/** PUT /api/audio/transcriptions/{id}/segments. */
+export const RevisionInput = z
+  .object({
+    base_revision: z.number().int().min(1),
+    segments: z
+      .array(
+        z
+          .object({
+            start: z.number().min(0).max(24 * 3600),
+            end: z.number().min(0).max(24 * 3600),
+            text: z.string().max(10_000),
+            speaker: SpeakerLabel.optional(),
+          })
+          .strict()
+          .refine((s) => s.end >= s.start, 'a segment ends before it starts'),
+      )
+      .max(20_000),
+    speaker_names: z.record(SpeakerLabel, z.string().trim().max(60, 'a speaker name is at most 60 characters')).optional(),
+  })
+  .strict();
+export type RevisionInput = z.output<typeof RevisionInput>;
+
+/** GET /api/audio/transcriptions/{id}?revision=N */
+export const RevisionQuery = z.object({ revision: z.coerce.number().int().min(1).optional() });
+
+/** GET /api/audio/transcriptions/{id}/export */
+export const ExportQuery = RevisionQuery.extend({
+  format: z.enum(TranscriptExportFormats),
+  lang: z.enum(['zh-CN', 'en']).optional(),
+});

@@ -1,10 +1,14 @@
-// ffprobe and ffmpeg from the @ffmpeg-installer / @ffprobe-installer packages, whose platform packages ship the
-// binaries in their tarballs (nothing is downloaded at install or run time). The format of an upload is read from
-// its content by ffprobe, never from its name; ffmpeg decodes it to the 16 kHz 16-bit PCM whisper.cpp reads.
-import { execFile, spawn } from 'node:child_process';
+// ffprobe and ffmpeg: the system's own when it has a maintained build (ffmpeg ≥ 5 with its ffprobe beside it, as
+// Debian and the Linux servers have), else the ones of the @ffmpeg-installer / @ffprobe-installer packages, whose
+// platform packages ship (old, 2018) binaries in their tarballs (nothing is downloaded at install or run time).
+// ffmpeg parses every untrusted upload, so the maintained one is preferred. The format of an upload is read from its
+// content by ffprobe, never from its name; ffmpeg decodes it to the 16 kHz 16-bit PCM whisper.cpp reads.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import fs from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { AudioErrorCode, type AudioInfo } from '../../contract/audio.js';
+import { AudioErrorCode, type AudioInfo, type DecoderInfo } from '../../contract/audio.js';
 import { AppError } from '../http/errors.js';
 import { ffmpegProgram } from '../runtime-paths.js';
 import { readFileHead } from '../file-head.js';
@@ -12,13 +16,50 @@ import { readFileHead } from '../file-head.js';
 /** whisper.cpp's sample rate. */
 export const WHISPER_SAMPLE_RATE = 16_000;
 
-let binaries: { ffmpeg?: string; ffprobe?: string } | undefined;
+let binaries: { ffmpeg?: string; ffprobe?: string; decoder: DecoderInfo | null } | undefined;
 
-export function ffmpegBinaries(): { ffmpeg?: string; ffprobe?: string } {
-  // In the packaged app the binaries are unpacked next to app.asar (electron-builder.yml, asarUnpack).
-  binaries ??= { ffmpeg: ffmpegProgram('ffmpeg'), ffprobe: ffmpegProgram('ffprobe') };
+/** The lowest major version of a system ffmpeg that is used instead of the bundled one. */
+export const SYSTEM_FFMPEG_MIN_MAJOR = 5;
+
+/** "5.1.9-0+deb12u1" from `ffmpeg -version`'s first line; '' when it cannot be run. */
+function versionOf(program: string): string {
+  try {
+    const first = execFileSync(program, ['-version'], { timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n')[0] ?? '';
+    return /version\s+(\S+)/.exec(first)?.[1] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** A system ffmpeg ≥ 5 with its ffprobe in the same folder, found on PATH (or /usr/bin, /usr/local/bin). */
+function systemFfmpeg(): { ffmpeg: string; ffprobe: string; version: string } | undefined {
+  const exe = process.platform === 'win32' ? '.exe' : '';
+  const dirs = [...new Set([...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'])];
+  for (const dir of dirs) {
+    const ffmpeg = path.join(dir, `ffmpeg${exe}`);
+    const ffprobe = path.join(dir, `ffprobe${exe}`);
+    if (!existsSync(ffmpeg) || !existsSync(ffprobe)) continue;
+    const version = versionOf(ffmpeg);
+    const major = Number(/^n?(\d+)\./.exec(version)?.[1] ?? NaN);
+    if (major >= SYSTEM_FFMPEG_MIN_MAJOR) return { ffmpeg, ffprobe, version };
+  }
+  return undefined;
+}
+
+export function ffmpegBinaries(): { ffmpeg?: string; ffprobe?: string; decoder: DecoderInfo | null } {
+  if (binaries) return binaries;
+  const system = process.env.TRAINBENCH_FFMPEG === 'bundled' ? undefined : systemFfmpeg();
+  if (system) binaries = { ffmpeg: system.ffmpeg, ffprobe: system.ffprobe, decoder: { source: 'system', path: system.ffmpeg, version: system.version } };
+  else {
+    // In the packaged app the binaries are unpacked next to app.asar (electron-builder.yml, asarUnpack).
+    const ffmpeg = ffmpegProgram('ffmpeg');
+    binaries = { ffmpeg, ffprobe: ffmpegProgram('ffprobe'), decoder: ffmpeg ? { source: 'bundled', path: ffmpeg, version: versionOf(ffmpeg) } : null };
+  }
   return binaries;
 }
+
+/** The ffmpeg build that decodes uploads here (path and version); null when there is none. */
+export const decoderInfo = (): DecoderInfo | null => ffmpegBinaries().decoder;
 
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
 

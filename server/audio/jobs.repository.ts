@@ -10,6 +10,8 @@ export interface JobOptions {
   speakers_requested: boolean;
   channel_names: string[] | null;
   allow_cloud: boolean;
+  /** Speakers of a mono call (0: find out); absent on jobs made before it existed. */
+  speaker_count?: number | null;
 }
 
 interface JobRow {

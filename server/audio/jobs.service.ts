@@ -162,6 +162,7 @@ export class TranscriptionJobs {
         language: input.options.language ?? undefined,
         speakersRequested: input.options.speakers_requested,
         channelNames: input.options.channel_names ?? undefined,
+        speakerCount: input.options.speaker_count ?? undefined,
         allowCloud: input.options.allow_cloud,
         workDir,
         modelDirs: this.modelDirs,

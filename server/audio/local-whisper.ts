@@ -9,9 +9,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CHANNEL_SPEAKERS, type TranscriptSegment } from '../../contract/audio.js';
+import { DEFAULT_CHANNEL_SPEAKERS, type RepMatch, type SpeakerMethod, type TranscriptSegment } from '../../contract/audio.js';
 import type { AudioRoute } from './audio-route-order.js';
-import { analyseStereo, speechRegions, timeMapOf, toCallTime, writeChannelWavs, type TimeMap } from './channel-speech.js';
+import { analyseStereo, speechRegions, timeMapOf, writeChannelWavs, type TimeMap } from './channel-speech.js';
+import { labelSpeakers } from './speakers/rep-match.js';
+import { runSherpa } from './speakers/sherpa-runner.js';
+import { speakerPasses, speechPass, toCallSegments } from './speakers/voice-passes.js';
 import { decodeAudio, missingDecoders } from './ffmpeg.js';
 import { resolveModel, type ModelDirs } from './models.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
@@ -111,41 +114,92 @@ interface Pass {
   map?: TimeMap;
 }
 
+interface Plan {
+  passes: Pass[];
+  lost_zh?: string;
+  method?: SpeakerMethod;
+  repMatch?: RepMatch | null;
+  speechSeconds?: number | null;
+}
+
 const SAME_SIGNAL_ZH = '录音的两个声道内容相同（实为单声道），未进行说话人分离。';
 const MONO_ZH = '录音为单声道，未进行说话人分离：只有双声道录音（如通话录音，销售与客户各占一个声道）才能在本机按声道区分说话人。';
+const MONO_NO_MODELS_ZH = (why: string) => `录音为单声道，且本机无法按声音区分说话人（${why}），未进行说话人分离。双声道录音可按声道区分；管理员安装说话人分离模型后，单声道录音也可按声音区分。`;
 const MULTICHANNEL_ZH = '录音声道数超过两个，已混为单声道，未进行说话人分离。';
 
-/** Decodes the upload and decides the passes: one per speaking channel of a stereo call, else one over the mix. */
-async function planPasses(input: AudioInput): Promise<{ passes: Pass[]; lost_zh?: string }> {
+/** Share of the progress given to decoding, then to finding speakers or speech; whisper.cpp's passes share the rest. */
+const SPEAKERS_SHARE = 0.15;
+
+/** The mono mix: by speaker when speakers are wanted and can be told apart by voice, else the speech VAD finds. */
+async function monoPlan(input: AudioInput, lost_zh: string | undefined, speakersPossible: boolean): Promise<Plan> {
   const { audio, workDir, signal } = input;
-  const mono = async (lost_zh?: string) => {
-    const wav = path.join(workDir, 'mix.wav');
-    await decodeAudio(input.filePath, wav, { channels: 1, signal });
-    return { passes: [{ wav, seconds: audio.duration }], lost_zh: input.speakersRequested ? lost_zh : undefined };
-  };
-  if (!input.speakersRequested || audio.channels === 1) return mono(MONO_ZH);
-  if (audio.channels > 2) return mono(MULTICHANNEL_ZH);
+  const wav = path.join(workDir, 'mix.wav');
+  await decodeAudio(input.filePath, wav, { channels: 1, signal });
+  const whole: Plan = { passes: [{ wav, seconds: audio.duration }], lost_zh: input.speakersRequested ? lost_zh : undefined };
+  const voices = input.voices;
+  const step = { wav, duration: audio.duration, workDir, signal, onProgress: (f: number) => input.onProgress(DECODE_SHARE + SPEAKERS_SHARE * f, 'speakers') };
+  if (input.speakersRequested && speakersPossible && voices?.models.files) {
+    input.onProgress(DECODE_SHARE, 'speakers');
+    const plan = await speakerPasses(step, voices);
+    return { passes: plan.passes, method: 'voices', repMatch: plan.repMatch, speechSeconds: plan.speechSeconds };
+  }
+  if (input.speakersRequested && speakersPossible && voices && !voices.models.files) whole.lost_zh = MONO_NO_MODELS_ZH(voices.models.capability.reason_unavailable ?? '');
+  if (voices?.models.vad) {
+    input.onProgress(DECODE_SHARE, 'speakers');
+    const plan = await speechPass(step, voices.models.vad);
+    if (plan) return { ...whole, passes: plan.passes, speechSeconds: plan.speechSeconds };
+  }
+  return whole;
+}
+
+/** Decodes the upload and decides the passes: one per speaking channel of a stereo call, else by voice or over the mix. */
+async function planPasses(input: AudioInput): Promise<Plan> {
+  const { audio, workDir } = input;
+  if (!input.speakersRequested || audio.channels === 1) return monoPlan(input, MONO_ZH, true);
+  if (audio.channels > 2) return monoPlan(input, MULTICHANNEL_ZH, false);
   const raw = path.join(workDir, 'stereo.pcm');
-  await decodeAudio(input.filePath, raw, { channels: 2, signal });
+  await decodeAudio(input.filePath, raw, { channels: 2, signal: input.signal });
   const analysis = await analyseStereo(raw);
   if (analysis.sameSignal) {
-    const wav = path.join(workDir, 'mix.wav');
-    await writeChannelWavs(raw, [], wav);
     await fs.rm(raw, { force: true });
-    return { passes: [{ wav, seconds: analysis.seconds }], lost_zh: SAME_SIGNAL_ZH };
+    // Two identical channels are a mono recording: speakers by voice when the models are there.
+    return monoPlan(input, SAME_SIGNAL_ZH, true);
   }
-  const names = input.channelNames ?? DEFAULT_CHANNEL_SPEAKERS;
   const channels = ([0, 1] as const)
     .map((channel) => ({ channel, regions: speechRegions(analysis.frameDb[channel], analysis.frameDb[1 - channel]!, analysis.seconds), path: path.join(workDir, `channel-${channel}.wav`) }))
     .filter((c) => c.regions.length);
   await writeChannelWavs(raw, channels);
   await fs.rm(raw, { force: true });
+  const { names, repMatch } = await channelNames(input, channels);
   return {
     passes: channels.map((c) => {
       const map = timeMapOf(c.regions);
       return { wav: c.path, seconds: c.regions.reduce((n, r) => n + r.end - r.start, 0), speaker: names[c.channel]!, map };
     }),
+    method: 'channels',
+    repMatch,
   };
+}
+
+/**
+ * The channels' labels: as the request names them; else by the caller's voiceprint when it matches one channel
+ * (`rep`, `customer`), whichever side the rep was recorded on; else A (left) and B (right).
+ */
+async function channelNames(input: AudioInput, channels: { channel: 0 | 1; path: string }[]): Promise<{ names: string[]; repMatch: RepMatch | null }> {
+  if (input.channelNames) return { names: input.channelNames, repMatch: null };
+  const embedding = input.voices?.models.embedding;
+  if (!input.voices?.voiceprint || !embedding || !channels.length) return { names: [...DEFAULT_CHANNEL_SPEAKERS], repMatch: null };
+  const { embeddings } = await runSherpa({ type: 'embed', embedding: embedding.path, items: channels.map((c) => ({ wav: c.path, ranges: [] })), threads: 1 }, { signal: input.signal });
+  const { labels, repMatch } = labelSpeakers(
+    channels.map((c, i) => ({ key: c.channel, embedding: embeddings[i] ?? [] })),
+    input.voices.voiceprint,
+    (i) => DEFAULT_CHANNEL_SPEAKERS[channels[i]!.channel],
+  );
+  const names = [...DEFAULT_CHANNEL_SPEAKERS] as string[];
+  for (const c of channels) names[c.channel] = labels.get(c.channel)!;
+  // The channel that did not speak keeps a label the other does not use.
+  if (repMatch && channels.length === 1) names[1 - channels[0]!.channel] = 'customer';
+  return { names, repMatch };
 }
 
 export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioInput): Promise<RawTranscript> {
@@ -155,29 +209,40 @@ export async function transcribeWithWhisperCpp(route: AudioRoute, input: AudioIn
   if (missing.length || !program || !model) throw new RouteUnavailable(`unavailable: ${missing.join('; ')}`);
 
   input.onProgress(0, 'decoding');
-  const { passes, lost_zh } = await planPasses(input);
+  const { passes, lost_zh, method, repMatch, speechSeconds } = await planPasses(input);
   const total = passes.reduce((n, p) => n + p.seconds, 0) || 1;
   let done = 0;
   const segments: TranscriptSegment[] = [];
   const languages: [string, number][] = [];
-  input.onProgress(DECODE_SHARE, 'transcribing');
+  const start = passes.length && speechSeconds !== undefined ? DECODE_SHARE + SPEAKERS_SHARE : DECODE_SHARE;
+  input.onProgress(start, 'transcribing');
   for (const [i, pass] of passes.entries()) {
     const out = path.join(input.workDir, `transcript-${i}`);
     const args = whisperArgs({ model, wav: pass.wav, out, language: input.language, quality: input.quality });
     const result = await runWhisperCpp(program, args, out, {
       signal: input.signal,
       timeoutMs: timeoutFor(route, input.audio.duration),
-      onProgress: (fraction) => input.onProgress(DECODE_SHARE + ((1 - DECODE_SHARE) * (done + fraction * pass.seconds)) / total, 'transcribing'),
+      onProgress: (fraction) => input.onProgress(start + ((1 - start) * (done + fraction * pass.seconds)) / total, 'transcribing'),
     });
     done += pass.seconds;
     languages.push([result.language, pass.seconds]);
     for (const found of result.segments) {
       // whisper.cpp may time a segment past the end of what it heard (its windows are 30 s).
       const s = { ...found, start: Math.min(found.start, pass.seconds), end: Math.min(found.end, pass.seconds) };
-      segments.push(pass.map ? { start: toCallTime(pass.map, s.start), end: toCallTime(pass.map, s.end, true), text: s.text, speaker: pass.speaker! } : s);
+      if (pass.map) segments.push(...toCallSegments(pass.map, s, pass.speaker));
+      else segments.push(s);
     }
   }
   segments.sort((a, b) => a.start - b.start || a.end - b.end);
   const language = languages.sort((a, b) => b[1] - a[1])[0]?.[0] || input.language || '';
-  return { text: segments.map((s) => s.text).join(' '), language, segments, speakersLost_zh: lost_zh };
+  const hasSpeakers = segments.some((s) => s.speaker !== undefined);
+  return {
+    text: segments.map((s) => s.text).join(' '),
+    language,
+    segments,
+    speakersLost_zh: lost_zh,
+    speaker_method: hasSpeakers ? (method ?? null) : null,
+    rep_match: hasSpeakers ? (repMatch ?? null) : null,
+    speech_seconds: speechSeconds ?? null,
+  };
 }

@@ -1,4 +1,4 @@
-// Local speech models: ggml files in resources/models (shipped with the app, read only) and DATA_DIR/models
+// Local speech models: ggml Whisper files and the ONNX speaker / VAD models sherpa-onnx runs, in resources/models (shipped with the app, read only) and DATA_DIR/models
 // (installed by an admin). Each file's sha256 is computed once and kept with its size and modification time, so a
 // 3 GB model is hashed again only when it changes. A file whose name, size and sha256 are those of a published
 // whisper.cpp model is "official"; any other file is listed as unverified, not refused.
@@ -11,6 +11,7 @@ import { now } from '../db/time.js';
 import { toNumber } from '../db/rows.js';
 import { readFileHead } from '../file-head.js';
 import { sha256OfFile } from '../storage/index.js';
+import { modelKind } from './speakers/model-kinds.js';
 
 /**
  * The ggml files published with whisper.cpp (its models/README and download-ggml-model.sh point at the
@@ -34,8 +35,8 @@ export const OFFICIAL_MODELS: { name: string; file: string; size: number; sha256
 /** The first four bytes of a whisper.cpp ggml model ("ggml" as a little-endian uint32). */
 export const GGML_MAGIC = 0x67676d6c;
 
-/** A plain model file name: no folder part, ends in .bin. */
-export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.bin$/;
+/** A plain model file name: no folder part, ends in .bin (ggml Whisper) or .onnx (speaker and VAD models). */
+export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.(bin|onnx)$/;
 
 export interface ModelDirs {
   /** Read only: shipped with the app. */
@@ -119,7 +120,10 @@ export const officialModel = (name: string, size: number, sha256: string) => OFF
 export async function describeModel(db: Db, model: FoundModel): Promise<AudioModel> {
   const sha256 = await cachedSha256(db, model);
   const official = officialModel(model.name, model.size, sha256);
+  const { kind, problem } = await modelKind(model.path);
   return {
+    kind,
+    problem,
     name: model.name,
     location: model.location,
     size: model.size,

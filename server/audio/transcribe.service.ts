@@ -14,6 +14,13 @@ import { transcribeOverHttp } from './openai-transcriber.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
 import { findTranscription, insertTranscription } from './transcriptions.repository.js';
 import type { StoredRecording } from './recordings.js';
+import { Converter } from 'opencc-js/t2cn';
+import { usableSpeakerModels } from './speakers/speaker-models.js';
+import type { VoiceOptions } from './speakers/voice-passes.js';
+import { voiceprintFor } from './voiceprints.js';
+
+/** A call has two speakers unless the request says otherwise (speaker_count). */
+export const DEFAULT_SPEAKER_COUNT = 2;
 
 export const TRANSCRIBE_PURPOSE = 'audio.transcribe';
 
@@ -29,12 +36,36 @@ export interface TranscribeRequest extends AudioInput {
   onRoute(route: AudioRouteRef): void;
   /** Keeps the audio once transcribed (moved out of filePath), or null when it is not kept. */
   keepRecording?(): Promise<StoredRecording | null>;
+  /** Speakers of a mono call: 1–8, or 0 to find out (default 2). */
+  speakerCount?: number;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-const runRoute = (route: AudioRoute, input: TranscribeRequest): Promise<RawTranscript> =>
-  route.provider === 'local-whisper' ? input.holdingLocalSlot(() => transcribeWithWhisperCpp(route, input)) : transcribeOverHttp(route, input);
+/** What a local route needs to tell speakers apart by voice and to skip silences: models, voiceprint, settings. */
+async function voiceOptions(db: Db, input: TranscribeRequest): Promise<VoiceOptions> {
+  const models = await usableSpeakerModels(db, input.modelDirs);
+  return {
+    models,
+    speakerCount: input.speakerCount ?? DEFAULT_SPEAKER_COUNT,
+    threshold: await readConfigValue<number>(db, 'audio_speaker_threshold'),
+    voiceprint: models.embedding ? await voiceprintFor(db, input.userId, models.embedding) : null,
+  };
+}
+
+const runRoute = (db: Db, route: AudioRoute, input: TranscribeRequest): Promise<RawTranscript> =>
+  route.provider === 'local-whisper'
+    ? input.holdingLocalSlot(async () => transcribeWithWhisperCpp(route, { ...input, voices: await voiceOptions(db, input) }))
+    : transcribeOverHttp(route, input);
+
+const toSimplified = Converter({ from: 't', to: 'cn' });
+
+/** Chinese in Simplified characters unless the system parameter audio_chinese_script says `as_recognized`. */
+async function inScript(db: Db, transcript: RawTranscript, language: string): Promise<RawTranscript> {
+  if (!/^(zh|yue)/i.test(language) || (await readConfigValue<string>(db, 'audio_chinese_script')) === 'as_recognized') return transcript;
+  const segments = transcript.segments.map((s) => ({ ...s, text: toSimplified(s.text) }));
+  return { ...transcript, segments, text: toSimplified(transcript.text) };
+}
 
 async function logAttempt(db: Db, route: AudioRoute, req: TranscribeRequest, attempt: number, startedAt: number, reply: string, error?: unknown) {
   await recordCall(db, {
@@ -99,7 +130,8 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
     let transcript: RawTranscript;
     req.onRoute(routeRef(route));
     try {
-      transcript = await runRoute(route, req);
+      transcript = await runRoute(db, route, req);
+      transcript = await inScript(db, transcript, transcript.language || req.language || '');
     } catch (err) {
       // Bad audio is the request's fault, not the route's: no other route would do better.
       if (err instanceof AppError && err.status < 500) throw err;
@@ -111,7 +143,7 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
     }
     await logAttempt(db, route, req, index + 1, startedAt, transcript.text);
     attempts.push({ route: routeRef(route), ok: true });
-    const record: Omit<Transcription, 'id' | 'has_recording'> = {
+    const record: Omit<Transcription, 'id' | 'has_recording' | 'revision' | 'latest_revision' | 'speaker_names' | 'revised_at'> = {
       filename: req.filename,
       file_size: req.fileSize,
       audio: req.audio,
@@ -124,10 +156,13 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
       attempts,
       job_id: req.jobId,
       created_at: now(),
+      speaker_method: transcript.speaker_method ?? null,
+      rep_match: transcript.rep_match ?? null,
+      speech_seconds: transcript.speech_seconds ?? null,
     };
     const kept = (await req.keepRecording?.()) ?? null;
     const id = await insertTranscription(db, { ...record, user_id: req.userId, recording: kept?.recording ?? null, recording_mime: kept?.recording_mime ?? null });
-    return { id, ...record, has_recording: kept !== null };
+    return { id, ...record, has_recording: kept !== null, revision: 1, latest_revision: 1, speaker_names: {}, revised_at: record.created_at };
   }
   const summary = attempts.map((a) => `"${a.route.name}": ${a.error}`).join('; ');
   const refusal = refused && { reason: refused.reason, message: refused.message, routes: skipped.map(routeRef) };
@@ -139,8 +174,9 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
   throw new AppError(500, AudioErrorCode.modelRouteFailed, `Speech-to-text failed on every audio route: ${summary}.${cloudNote}`, details);
 }
 
-export async function getTranscription(db: Db, userId: number, id: number): Promise<Transcription> {
-  const found = await findTranscription(db, userId, id);
-  if (!found) throw notFound('Transcription');
+/** The caller's transcription at a revision (the latest by default); 404 for another user's, or a revision that does not exist. */
+export async function getTranscription(db: Db, userId: number, id: number, revision?: number): Promise<Transcription> {
+  const found = await findTranscription(db, userId, id, revision);
+  if (!found) throw notFound(revision === undefined ? 'Transcription' : `Revision ${revision} of transcription ${id}`);
   return found;
 }

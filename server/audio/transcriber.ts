@@ -1,6 +1,7 @@
 // What one route is asked to do, whatever runs it (whisper.cpp on this machine or an OpenAI-compatible server).
-import type { AudioInfo, TranscriptSegment } from '../../contract/audio.js';
+import type { AudioInfo, RepMatch, SpeakerMethod, TranscriptSegment } from '../../contract/audio.js';
 import type { ModelDirs } from './models.js';
+import type { VoiceOptions } from './speakers/voice-passes.js';
 
 export interface AudioInput {
   /** The received file on disk, as uploaded. */
@@ -21,7 +22,9 @@ export interface AudioInput {
   /** Aborts when the job is cancelled or a synchronous client goes away. */
   signal: AbortSignal;
   /** Progress of this route, 0–1, and what it is doing. */
-  onProgress(fraction: number, stage: 'decoding' | 'transcribing' | 'uploading'): void;
+  onProgress(fraction: number, stage: 'decoding' | 'speakers' | 'transcribing' | 'uploading'): void;
+  /** Speakers by voice and speech by VAD on a local route (set for local routes only). */
+  voices?: VoiceOptions;
 }
 
 export interface RawTranscript {
@@ -30,6 +33,9 @@ export interface RawTranscript {
   segments: TranscriptSegment[];
   /** Why speakers could not be separated although asked for, in Chinese (local route: a mono recording). */
   speakersLost_zh?: string;
+  speaker_method?: SpeakerMethod | null;
+  rep_match?: RepMatch | null;
+  speech_seconds?: number | null;
 }
 
 /** The route cannot run here at all (software or model missing); nothing was sent anywhere. */

@@ -20,16 +20,17 @@ export interface CallSource {
   source: CoachingReport['source'];
 }
 
-async function ownTranscription(db: Db, userId: number, id: number): Promise<Transcription> {
-  const found = await findTranscription(db, userId, id);
-  if (!found) throw notFound('Transcription');
+/** The caller's transcription at a revision (the latest when none is given). */
+async function ownTranscription(db: Db, userId: number, id: number, revision?: number): Promise<Transcription> {
+  const found = await findTranscription(db, userId, id, revision);
+  if (!found) throw notFound(revision === undefined ? 'Transcription' : `Revision ${revision} of transcription ${id}`);
   return found;
 }
 
 /** The transcription to analyse; another user's transcription or task is a 404 like a missing one. */
 export async function resolveCall(db: Db, userId: number, input: CallInput): Promise<CallSource> {
   if (input.transcription_id !== undefined) {
-    const transcription = await ownTranscription(db, userId, input.transcription_id);
+    const transcription = await ownTranscription(db, userId, input.transcription_id, input.revision);
     return { transcription, source: { kind: 'transcription', transcription_id: transcription.id, task_id: null, run_id: null } };
   }
   const task = await findOwnTask(db, userId, input.task_id!);

@@ -26,6 +26,7 @@ export type ReportBody = Pick<
 export interface NewReport {
   user_id: number;
   transcription_id: number;
+  transcript_revision: number;
   task_id: number | null;
   run_id: number | null;
   rep_speaker: string;
@@ -47,6 +48,7 @@ interface ReportRow extends UserColumns {
   id: number | string;
   user_id: number | string;
   transcription_id: number | string;
+  transcript_revision: number | string | null;
   rep_speaker: string;
   filename: string;
   objection_count: number | string;
@@ -82,6 +84,7 @@ function toStored(row: ReportRow): StoredReport {
       id: Number(row.id),
       user: userOf(row.user_id, row),
       transcription_id: Number(row.transcription_id),
+      transcript_revision: toNumber(row.transcript_revision ?? 1),
       filename: row.filename,
       product,
       objection_count: toNumber(row.objection_count),

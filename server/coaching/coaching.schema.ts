@@ -9,6 +9,8 @@ const queryId = z.coerce.number().int().positive().max(2_147_483_647);
 export const CallBody = z
   .object({
     transcription_id: id.optional(),
+    /** The transcript revision to analyse (transcription_id only); the latest when omitted. */
+    revision: id.optional(),
     task_id: id.optional(),
     run_id: id.optional(),
     document_index: z.number().int().min(0).max(1000).optional(),

@@ -86,6 +86,7 @@ export async function createReport(db: Db, user: Reader, input: CallInput, signa
       source,
       transcription: {
         id: transcription.id,
+        revision: transcription.revision,
         filename: transcription.filename,
         language: transcription.language,
         duration_seconds: transcription.audio?.duration ?? null,
@@ -109,6 +110,7 @@ export async function createReport(db: Db, user: Reader, input: CallInput, signa
     const reportId = await insertReport(trx, {
       user_id: user.id,
       transcription_id: transcription.id,
+      transcript_revision: transcription.revision,
       task_id: source.task_id,
       run_id: source.run_id,
       rep_speaker: input.rep_speaker,

@@ -34,6 +34,14 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
   update_base_url: { schema: updateUrl, default: '' },
   coaching_admin_listen: { schema: z.boolean(), default: false },
+  /** The speaker models sherpa-onnx uses, by file name in the model folders ('' = the first installed of its kind). */
+  audio_speaker_segmentation_model: { schema: z.string().trim().max(200), default: '' },
+  audio_speaker_embedding_model: { schema: z.string().trim().max(200), default: '' },
+  audio_vad_model: { schema: z.string().trim().max(200), default: '' },
+  /** speaker_count=0: how far apart (cosine distance) two voices must be to count as two speakers. */
+  audio_speaker_threshold: { schema: z.number().min(0.05).max(2), default: 0.5 },
+  /** Chinese transcripts in Simplified characters (`simplified`), or as Whisper wrote them (`as_recognized`). */
+  audio_chinese_script: { schema: z.enum(['simplified', 'as_recognized']), default: 'simplified' },
   /** Chat routes on this computer (local-llama, or is_local) before remote ones; otherwise priority alone decides. */
   llm_local_first: { schema: z.boolean(), default: false },
   /** Replies a local chat model generates at once; the others wait in line and are told their place. */

@@ -18,6 +18,7 @@ import * as examIntegrity from './020_exam_integrity.js';
 import * as review from './023_review.js';
 import * as compliance from './022_compliance.js';
 import * as assignments from './019_assignments.js';
+import * as calls from './021_calls.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '023_review': review,
   '022_compliance': compliance,
   '019_assignments': assignments,
+  '021_calls': calls,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -13,6 +13,7 @@ import { useCancelJob } from './mutations';
 const stageLabel: Record<TranscriptionJobStage, ParseKeys> = {
   queued: 'calls.job.stage.queued',
   decoding: 'calls.job.stage.decoding',
+  speakers: 'calls.job.stage.speakers',
   transcribing: 'calls.job.stage.transcribing',
   uploading: 'calls.job.stage.uploading',
   finished: 'calls.job.stage.finished',

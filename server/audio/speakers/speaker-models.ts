@@ -1,0 +1,119 @@
+// Which speaker models this machine uses, and whether they work. The system parameters
+// audio_speaker_segmentation_model and audio_speaker_embedding_model name the files when several are installed;
+// otherwise the first file of each kind (by name) is used. A VAD model is used whenever one is installed
+// (audio_vad_model names it among several). That the models actually load is checked once per set of files (path,
+// size, modification time) by loading them in a sherpa-onnx child process: a broken model makes speaker separation
+// unavailable with the reason, and never reaches the server's own process.
+import fs from 'node:fs/promises';
+import type { Db } from '../../db/knex.js';
+import type { AudioModelKind, SpeakerCapability } from '../../../contract/audio.js';
+import { readConfigValue } from '../../system/config.service.js';
+import { findModels, type FoundModel, type ModelDirs } from '../models.js';
+import { modelKind } from './model-kinds.js';
+import { runSherpa } from './sherpa-runner.js';
+
+export interface SpeakerModelFiles {
+  segmentation: FoundModel | null;
+  embedding: FoundModel | null;
+  vad: FoundModel | null;
+  /** Why a model named by a parameter cannot be used, in words. */
+  problems: string[];
+}
+
+const PARAMETER: Record<'speaker-segmentation' | 'speaker-embedding' | 'vad', string> = {
+  'speaker-segmentation': 'audio_speaker_segmentation_model',
+  'speaker-embedding': 'audio_speaker_embedding_model',
+  vad: 'audio_vad_model',
+};
+
+async function choose(db: Db, models: (FoundModel & { kind: AudioModelKind | null; problem: string | null })[], kind: keyof typeof PARAMETER, problems: string[]): Promise<FoundModel | null> {
+  const named = ((await readConfigValue<string>(db, PARAMETER[kind])) ?? '').trim();
+  if (named) {
+    const model = models.find((m) => m.name === named);
+    if (!model) {
+      problems.push(`the ${kind} model ${named} (system parameter ${PARAMETER[kind]}) is not installed`);
+      return null;
+    }
+    if (model.kind !== kind) {
+      problems.push(`${named} (system parameter ${PARAMETER[kind]}) is not a ${kind} model: ${model.problem ?? `it is a ${model.kind} model`}`);
+      return null;
+    }
+    if (model.problem) problems.push(`${named} cannot be used: ${model.problem}`);
+    return model.problem ? null : model;
+  }
+  return models.find((m) => m.kind === kind && !m.problem) ?? null;
+}
+
+export async function speakerModelFiles(db: Db, dirs: ModelDirs): Promise<SpeakerModelFiles> {
+  const found = await findModels(dirs, /\.onnx$/);
+  const models = await Promise.all(found.map(async (m) => ({ ...m, ...(await modelKind(m.path).catch(() => ({ kind: null, problem: 'unreadable' }))) })));
+  const problems: string[] = [];
+  const segmentation = await choose(db, models, 'speaker-segmentation', problems);
+  const embedding = await choose(db, models, 'speaker-embedding', problems);
+  const vad = await choose(db, models, 'vad', problems);
+  return { segmentation, embedding, vad, problems };
+}
+
+/** Results of loading a set of model files, by their paths, sizes and modification times. */
+const loadChecks = new Map<string, Promise<string | null>>();
+
+async function fileKey(file: string | undefined): Promise<string> {
+  if (!file) return '';
+  const stat = await fs.stat(file).catch(() => undefined);
+  return `${file}:${stat?.size ?? -1}:${stat?.mtimeMs ?? -1}`;
+}
+
+/** null when the models load in sherpa-onnx; else why not, in words. Checked once per set of files. */
+async function loadProblem(files: { segmentation?: string; embedding?: string; vad?: string }): Promise<string | null> {
+  const key = (await Promise.all([files.segmentation, files.embedding, files.vad].map(fileKey))).join('|');
+  let check = loadChecks.get(key);
+  if (!check) {
+    check = runSherpa({ type: 'load', ...files }, { timeoutMs: 120_000 }).then(
+      () => null,
+      (err: unknown) => `the models do not load in sherpa-onnx (${err instanceof Error ? err.message : String(err)})`,
+    );
+    loadChecks.set(key, check);
+  }
+  return check;
+}
+
+export interface UsableSpeakerModels {
+  capability: SpeakerCapability;
+  /** Both speaker models, when speakers can be told apart by voice here. */
+  files: { segmentation: string; embedding: string } | null;
+  /** The VAD model, when one is installed and loads. */
+  vad: string | null;
+  /** The embedding model, when it loads (voiceprints need only it). */
+  embedding: FoundModel | null;
+  /** Why the embedding model cannot be used, when it cannot. */
+  embeddingProblem: string | null;
+}
+
+/** The speaker models to use and whether speakers can be told apart by voice here. */
+export async function usableSpeakerModels(db: Db, dirs: ModelDirs): Promise<UsableSpeakerModels> {
+  const chosen = await speakerModelFiles(db, dirs);
+  const named = (kind: string) => chosen.problems.filter((p) => p.includes(kind));
+  const segmentationProblems = [...named('segmentation'), ...(chosen.segmentation || named('segmentation').length ? [] : ['no speaker-segmentation model is installed (pyannote segmentation 3.0, see docs/api/audio.md)'])];
+  const embeddingProblems = [...named('embedding'), ...(chosen.embedding || named('embedding').length ? [] : ['no speaker-embedding model is installed (3D-Speaker CAM++, see docs/api/audio.md)'])];
+  const embeddingLoad = chosen.embedding && !embeddingProblems.length ? await loadProblem({ embedding: chosen.embedding.path }) : null;
+  if (embeddingLoad) embeddingProblems.push(embeddingLoad);
+  const segmentationLoad =
+    chosen.segmentation && chosen.embedding && !segmentationProblems.length && !embeddingProblems.length ? await loadProblem({ segmentation: chosen.segmentation.path, embedding: chosen.embedding.path }) : null;
+  if (segmentationLoad) segmentationProblems.push(segmentationLoad);
+  const vadProblem = chosen.vad ? await loadProblem({ vad: chosen.vad.path }) : null;
+  const missing = [...segmentationProblems, ...embeddingProblems, ...named('vad'), ...(vadProblem ? [vadProblem] : [])];
+  const usable = !segmentationProblems.length && !embeddingProblems.length;
+  return {
+    capability: {
+      available: usable,
+      reason_unavailable: missing.length ? missing.join('; ') : null,
+      segmentation_model: chosen.segmentation?.name ?? null,
+      embedding_model: chosen.embedding?.name ?? null,
+      vad_model: chosen.vad && !vadProblem ? chosen.vad.name : null,
+    },
+    files: usable ? { segmentation: chosen.segmentation!.path, embedding: chosen.embedding!.path } : null,
+    vad: chosen.vad && !vadProblem ? chosen.vad.path : null,
+    embedding: embeddingProblems.length ? null : chosen.embedding,
+    embeddingProblem: embeddingProblems.length ? embeddingProblems.join('; ') : null,
+  };
+}
