@@ -1,7 +1,8 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { AppConfig } from './config.js';
+import { proxyHops, type AppConfig } from './config.js';
+import type { InstallSecrets } from './security/secrets.js';
 import type { Deps } from './context.js';
 import { envelope } from './http/envelope.js';
 import { jsonBody } from './http/json-body.js';
@@ -32,6 +33,7 @@ import { UpdateStatusBoard } from './system/update-status.js';
 export interface AppOptions {
   db: Knex;
   config: AppConfig;
+  secrets: InstallSecrets;
 }
 
 /** One route of the API: its path pattern (e.g. `/api/products/:id`) and methods. */
@@ -52,13 +54,15 @@ export interface TrainbenchApp {
 
 const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes];
 
-export function createApp({ db, config }: AppOptions): TrainbenchApp {
-  // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.
-  const app = new Koa({ proxy: !!config.trustProxy });
+export function createApp({ db, config, secrets }: AppOptions): TrainbenchApp {
+  // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY): otherwise a client could choose its own address.
+  // Only the entries our proxies appended count (maxIpsCount), so a client's own X-Forwarded-For is never its address.
+  const hops = proxyHops(config.trustProxy);
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const stops: (() => unknown)[] = [];
-  const user = requireUser(db, config.jwtSecret);
+  const user = requireUser(db, secrets.jwtSecret);
   const updates = new UpdateStatusBoard();
-  const deps: Deps = { db, config, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const deps: Deps = { db, config, secrets, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });

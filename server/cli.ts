@@ -1,10 +1,18 @@
 // `npm run server`: the headless server. Lifecycle lines go to the console and to DATA_DIR/logs/server.log.
 import path from 'node:path';
-import { configFromEnv } from './config.js';
+import { ConfigError, configFromEnv, type AppConfig } from './config.js';
 import { startServer } from './start.js';
 import { captureConsole, consoleLogger, fileLogger, logsDir } from './log/logger.js';
 
-const config = configFromEnv();
+let config: AppConfig;
+try {
+  config = configFromEnv();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  // A bad variable stops the start in one line that names it (no stack trace to read through).
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
 captureConsole(fileLogger(path.join(logsDir(config.dataDir), 'server.log')));
 const server = await startServer(config, { log: consoleLogger });
 

@@ -2,11 +2,14 @@ import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import type { AppConfig } from './config.js';
 import type { UpdateStatusBoard } from './system/update-status.js';
+import type { InstallSecrets } from './security/secrets.js';
 
 /** What every domain's routes receive: the database, the configuration and the shared guards. */
 export interface Deps {
   db: Knex;
   config: AppConfig;
+  /** The install's keys (one set for every node of a cluster; security/secrets.ts). */
+  secrets: InstallSecrets;
   /** Requires a valid token of an active user; sets ctx.state.user. */
   requireUser: Middleware;
   /** requireUser, then role admin (403 otherwise). */

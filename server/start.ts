@@ -11,6 +11,7 @@ import { describeUncleanStop, markRunning, markStopped } from './lifecycle.js';
 import { silentLogger, type Logger } from './log/logger.js';
 import { appVersion, type UpdateStatusBoard } from './system/update-status.js';
 import { seedKnowledgeSources } from './knowledge/seed.js';
+import { loadInstallSecrets, secretStoreFor, type InstallSecrets } from './security/secrets.js';
 
 /** Versions for the About dialog and the log. */
 export interface ServerAbout {
@@ -50,10 +51,16 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
   let db: Knex | undefined;
   let started: Awaited<ReturnType<typeof listen>>;
   try {
-    db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+    let prepared: Prepared | undefined;
+    db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }, async (db) => {
+      prepared = {
+        admin: await ensureAdmin(db, config.adminUsername, config.adminPassword),
+        secrets: await loadInstallSecrets(secretStoreFor(db, config.dataDir), config),
+      };
+    });
     if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
     if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
-    started = await listen(db, config);
+    started = await listen(db, config, prepared!);
   } catch (err) {
     // A failed start leaves the clean-stop mark as it found it.
     await db?.destroy();
@@ -98,10 +105,15 @@ async function seedShippedKnowledge(shippedDir: string, knowledgeDir: string, lo
   }
 }
 
-/** Makes sure an admin exists, builds the app and listens. */
-async function listen(db: Knex, config: AppConfig) {
-  const admin = await ensureAdmin(db, config.adminUsername, config.adminPassword);
-  const trainbench = createApp({ db, config });
+/** What the start prepared under the start-up lock. */
+interface Prepared {
+  admin: Awaited<ReturnType<typeof ensureAdmin>>;
+  secrets: InstallSecrets;
+}
+
+/** Builds the app and listens. */
+async function listen(db: Knex, config: AppConfig, { admin, secrets }: Prepared) {
+  const trainbench = createApp({ db, config, secrets });
   const server = http.createServer(trainbench.app.callback());
   // Uploads of up to 200 MB over a slow link must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;

@@ -24,7 +24,7 @@ const MyPreferences = z.strictObject({
 // Verified against when the username is unknown, so both failures take the same time (same profile as new hashes).
 const DUMMY_HASH = '$argon2id$v=19$m=47104,p=1,t=1$x1X2SqVQCi6nh2IzU/EyOw$IDY4Pzmf7UyDChb4U/DUVQLZ1fqV6Wt9U2dpMvbHr8M';
 
-export function authRoutes({ db, config, requireUser }: Deps): Router {
+export function authRoutes({ db, secrets, requireUser }: Deps): Router {
   const router = new Router();
 
   router.post('/auth/login', async (ctx) => {
@@ -44,7 +44,7 @@ export function authRoutes({ db, config, requireUser }: Deps): Router {
     const minutes = await readConfigValue<number>(db, 'jwt_expire_minutes');
     const expiresIn = minutes * 60;
     const result: LoginResult = {
-      token: signToken(config.jwtSecret, Number(row.id), row.role, expiresIn),
+      token: signToken(secrets.jwtSecret, Number(row.id), row.role, expiresIn),
       expires_in: expiresIn,
       user: { id: Number(row.id), username: row.username, full_name: row.full_name, role: row.role },
     };

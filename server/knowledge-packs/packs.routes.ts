@@ -7,17 +7,16 @@ import { sendRaw } from '../http/envelope.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { parseBody } from '../http/validate.js';
 import { mediaDirs } from '../media/media.storage.js';
-import { installSigner } from './signing.js';
 import { buildPack } from './packs.export.js';
 import { importPack, MAX_PACK_BYTES } from './packs.import.js';
 import { ExportBody } from './packs.schema.js';
 import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
 
 /** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
-export function knowledgePackRoutes({ db, config, requireAdmin }: Deps): Router {
+export function knowledgePackRoutes({ db, config, secrets, requireAdmin }: Deps): Router {
   const dirs = packDirs(config.dataDir);
   preparePackDirs(dirs);
-  const signer = installSigner(config.dataDir);
+  const signer = secrets.packSigner;
   const media = mediaDirs(config.dataDir);
   const router = new Router({ prefix: '/knowledge-packs' });
 

@@ -23,10 +23,10 @@ function prepareStorage(dirs: MediaDirs): void {
  * /api/media/* (spec 4.6) and POST /api/company-train/suggest-material (4.2). Also runs the domain's background
  * work: text extraction of approved media, and the sweep of abandoned upload sessions (at start and every 10 min).
  */
-export function mediaRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+export function mediaRoutes({ db, config, secrets, requireUser, requireAdmin, onClose }: Deps): Router {
   const dirs = mediaDirs(config.dataDir);
   prepareStorage(dirs);
-  registerFileSigner(db, config.jwtSecret);
+  registerFileSigner(db, secrets.urlSigningSecret);
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[media]', err);
   };

@@ -13,6 +13,7 @@ import * as userLocale from './013_user_locale.js';
 import * as sync from './014_sync.js';
 import * as coaching from './015_coaching.js';
 import * as syncMore from './016_sync_more.js';
+import * as cluster from './018_cluster.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '014_sync': sync,
   '015_coaching': coaching,
   '016_sync_more': syncMore,
+  '018_cluster': cluster,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
