@@ -9,7 +9,7 @@ import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { signToken } from './tokens.js';
 import { findUserRow, findUserRowByUsername, replacePasswordHash, toUser, updateUserRow } from '../users/users.repository.js';
 import { readConfigValue } from '../system/config.service.js';
-import { checkLocked, clearFailures, recordFailure, throttleKeys } from '../security/throttle.js';
+import { claimLoginAttempt, throttleKeys } from '../security/throttle.js';
 
 const LoginBody = z.object({
   username: z.string().trim().min(1).max(64),
@@ -31,13 +31,13 @@ export function authRoutes({ db, secrets, requireUser }: Deps): Router {
     const { username, password } = parseBody(ctx, LoginBody);
     const row = await findUserRowByUsername(db, username);
     const keys = throttleKeys(username, ctx.ip, row?.role === 'admin');
-    const counted = await checkLocked(db, ctx, [keys.account, keys.address]);
+    const attempt = await claimLoginAttempt(db, ctx, keys);
     const valid = await verifyPassword(row?.password_hash ?? DUMMY_HASH, password);
     if (!row || !valid) {
-      await recordFailure(db, ctx, keys);
+      await attempt.failed();
       throw unauthorized('Wrong username or password');
     }
-    if (counted.has(keys.account)) await clearFailures(db, keys.account);
+    await attempt.succeeded();
     if (row.status !== 'active') throw new AppError(403, 'account_disabled', 'This account has been disabled');
     // A hash from an earlier profile is replaced while the password is at hand (see passwords.ts).
     if (needsRehash(row.password_hash)) await replacePasswordHash(db, Number(row.id), row.password_hash, await hashPassword(password));
