@@ -34,6 +34,7 @@ export interface AppOptions {
   db: Knex;
   config: AppConfig;
   secrets: InstallSecrets;
+  nodeId: string;
 }
 
 /** One route of the API: its path pattern (e.g. `/api/products/:id`) and methods. */
@@ -54,7 +55,7 @@ export interface TrainbenchApp {
 
 const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes];
 
-export function createApp({ db, config, secrets }: AppOptions): TrainbenchApp {
+export function createApp({ db, config, secrets, nodeId }: AppOptions): TrainbenchApp {
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY): otherwise a client could choose its own address.
   // Only the entries our proxies appended count (maxIpsCount), so a client's own X-Forwarded-For is never its address.
   const hops = proxyHops(config.trustProxy);
@@ -62,7 +63,7 @@ export function createApp({ db, config, secrets }: AppOptions): TrainbenchApp {
   const stops: (() => unknown)[] = [];
   const user = requireUser(db, secrets.jwtSecret);
   const updates = new UpdateStatusBoard();
-  const deps: Deps = { db, config, secrets, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const deps: Deps = { db, config, secrets, nodeId, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });

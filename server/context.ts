@@ -10,6 +10,8 @@ export interface Deps {
   config: AppConfig;
   /** The install's keys (one set for every node of a cluster; security/secrets.ts). */
   secrets: InstallSecrets;
+  /** This node's lasting name (node-id.ts). */
+  nodeId: string;
   /** Requires a valid token of an active user; sets ctx.state.user. */
   requireUser: Middleware;
   /** requireUser, then role admin (403 otherwise). */

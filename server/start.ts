@@ -11,6 +11,8 @@ import { describeUncleanStop, markRunning, markStopped } from './lifecycle.js';
 import { silentLogger, type Logger } from './log/logger.js';
 import { appVersion, type UpdateStatusBoard } from './system/update-status.js';
 import { seedKnowledgeSources } from './knowledge/seed.js';
+import { nodeId } from './node-id.js';
+import { failInterruptedRuns } from './workbench/tasks.repository.js';
 import { loadInstallSecrets, secretStoreFor, type InstallSecrets } from './security/secrets.js';
 
 /** Versions for the About dialog and the log. */
@@ -56,7 +58,9 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
       prepared = {
         admin: await ensureAdmin(db, config.adminUsername, config.adminPassword),
         secrets: await loadInstallSecrets(secretStoreFor(db, config.dataDir), config),
+        nodeId: nodeId(config.dataDir),
       };
+      await failInterruptedRuns(db, prepared.nodeId);
     });
     if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
     if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
@@ -109,11 +113,12 @@ async function seedShippedKnowledge(shippedDir: string, knowledgeDir: string, lo
 interface Prepared {
   admin: Awaited<ReturnType<typeof ensureAdmin>>;
   secrets: InstallSecrets;
+  nodeId: string;
 }
 
 /** Builds the app and listens. */
-async function listen(db: Knex, config: AppConfig, { admin, secrets }: Prepared) {
-  const trainbench = createApp({ db, config, secrets });
+async function listen(db: Knex, config: AppConfig, { admin, secrets, nodeId }: Prepared) {
+  const trainbench = createApp({ db, config, secrets, nodeId });
   const server = http.createServer(trainbench.app.callback());
   // Uploads of up to 200 MB over a slow link must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;
