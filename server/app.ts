@@ -8,7 +8,7 @@ import { envelope } from './http/envelope.js';
 import { jsonBody } from './http/json-body.js';
 import { dispatchByFirstSegment } from './http/dispatch.js';
 import { requireRole, requireUser } from './auth/guards.js';
-import { healthRoutes } from './health/health.routes.js';
+import { healthRoutes, type ReadinessCheck } from './health/health.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { systemRoutes } from './system/system.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
@@ -49,6 +49,10 @@ export interface TrainbenchApp {
   routes: RouteInfo[];
   /** Where the desktop app's update stands (reported by its main process; headless until then). */
   updates: UpdateStatusBoard;
+  /** Readiness turns 503 from now on (SIGTERM: the load balancer stops sending this node requests). */
+  drain(): void;
+  /** Checks of GET /api/health/ready besides the database (the storage layer adds its bucket's). */
+  readinessChecks: Map<string, ReadinessCheck>;
   /** Stops what the domains started (timers, background jobs); the database is the caller's. */
   close(): Promise<void>;
 }
@@ -65,7 +69,9 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   const updates = new UpdateStatusBoard();
   const deps: Deps = { db, config, secrets, nodeId, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
-  const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
+  let draining = false;
+  const readinessChecks = new Map<string, ReadinessCheck>();
+  const mounted = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });
     router.use(make().routes());
     return router;
@@ -87,6 +93,10 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
     app,
     routes,
     updates,
+    readinessChecks,
+    drain: () => {
+      draining = true;
+    },
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
     },

@@ -17,8 +17,11 @@ captureConsole(fileLogger(path.join(logsDir(config.dataDir), 'server.log')));
 const server = await startServer(config, { log: consoleLogger });
 
 // Before anything is printed: whoever reads `listening on` may stop the server at once.
-const shutdown = async () => {
-  await server.close();
+// SIGTERM: readiness turns 503, no new connection is taken, running requests and streams get SHUTDOWN_GRACE_SECONDS
+// to finish, background jobs hand their leases back, then the process exits.
+const shutdown = async (signal: NodeJS.Signals) => {
+  console.log(`${signal}: stopping (up to ${config.shutdownGraceSeconds} s for running requests)`);
+  await server.close({ graceMs: config.shutdownGraceSeconds * 1000 });
   process.exit(0);
 };
 process.once('SIGINT', shutdown);

@@ -35,8 +35,11 @@ export interface RunningServer {
   about: ServerAbout;
   /** The desktop app's update state, for GET /api/system/update-status. */
   updates: UpdateStatusBoard;
-  /** Stops listening and background work, checkpoints the SQLite write-ahead log and closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops listening and background work, checkpoints the SQLite write-ahead log and closes the database. With
+   * graceMs (SIGTERM), readiness turns 503 and requests and streams already running get up to that long to finish.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -71,7 +74,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
     if (!previous) markStopped(config.dataDir);
     throw err;
   }
-  const { server, closeApp, port, ...rest } = started;
+  const { server, closeApp, drain, inFlight, port, ...rest } = started;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db) };
   log.info(
@@ -85,10 +88,18 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
     url: `http://${host}:${port}`,
     recoveredFromUncleanStop: !!previous,
     about,
-    close() {
+    close({ graceMs = 0 } = {}) {
       closing ??= (async () => {
+        drain();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        if (graceMs > 0) {
+          server.closeIdleConnections();
+          const until = Date.now() + graceMs;
+          while (inFlight() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+          if (inFlight() > 0) log.info(`stopping with ${inFlight()} request(s) still running after ${graceMs} ms`);
+        }
         server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closed;
         await closeApp();
         const { checkpointed } = await closeDatabase(db);
         markStopped(config.dataDir);
@@ -119,7 +130,19 @@ interface Prepared {
 /** Builds the app and listens. */
 async function listen(db: Knex, config: AppConfig, { admin, secrets, nodeId }: Prepared) {
   const trainbench = createApp({ db, config, secrets, nodeId });
-  const server = http.createServer(trainbench.app.callback());
+  const handle = trainbench.app.callback();
+  let running = 0;
+  let draining = false;
+  // Counted so that a SIGTERM can wait for them; once draining, every answer closes its connection.
+  const server = http.createServer((req, res) => {
+    running++;
+    res.once('close', () => {
+      running--;
+      if (draining) server.closeIdleConnections();
+    });
+    if (draining) res.setHeader('connection', 'close');
+    void handle(req, res);
+  });
   // Uploads of up to 200 MB over a slow link must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -140,5 +163,10 @@ async function listen(db: Knex, config: AppConfig, { admin, secrets, nodeId }: P
     generatedAdminPassword: admin.generatedPassword,
     updates: trainbench.updates,
     closeApp: trainbench.close,
+    drain: () => {
+      draining = true;
+      trainbench.drain();
+    },
+    inFlight: () => running,
   };
 }
