@@ -13,6 +13,7 @@ import { appVersion, type UpdateStatusBoard } from './system/update-status.js';
 import { seedKnowledgeSources } from './knowledge/seed.js';
 import { nodeId } from './node-id.js';
 import { failInterruptedRuns } from './workbench/tasks.repository.js';
+import { startCacheBus } from './db/cache-bus.js';
 import { loadInstallSecrets, secretStoreFor, type InstallSecrets } from './security/secrets.js';
 
 /** Versions for the About dialog and the log. */
@@ -54,6 +55,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
   preparePrivateDataDir(config.dataDir, (message) => log.info(message));
   const previous = markRunning(config.dataDir);
   let db: Knex | undefined;
+  let stopCacheBus: (() => Promise<void>) | undefined;
   let started: Awaited<ReturnType<typeof listen>>;
   try {
     let prepared: Prepared | undefined;
@@ -66,10 +68,12 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
       await failInterruptedRuns(db, prepared.nodeId);
     });
     if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
+    stopCacheBus = await startCacheBus(db, config.databaseSchema);
     if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
     started = await listen(db, config, prepared!);
   } catch (err) {
     // A failed start leaves the clean-stop mark as it found it.
+    await stopCacheBus?.();
     await db?.destroy();
     if (!previous) markStopped(config.dataDir);
     throw err;
@@ -101,6 +105,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
         server.closeAllConnections();
         await closed;
         await closeApp();
+        await stopCacheBus!();
         const { checkpointed } = await closeDatabase(db);
         markStopped(config.dataDir);
         log.info(`server stopped cleanly${isPostgres(db) ? '' : checkpointed ? '; write-ahead log checkpointed' : '; the write-ahead log is folded in at the next start (a reader held it)'}`);
