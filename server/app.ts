@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import { proxyHops, type AppConfig } from './config.js';
 import type { InstallSecrets } from './security/secrets.js';
+import { jobQueueFor, registerJobQueue } from './jobs/index.js';
 import type { Deps } from './context.js';
 import { envelope } from './http/envelope.js';
 import { jsonBody } from './http/json-body.js';
@@ -53,6 +54,8 @@ export interface TrainbenchApp {
   drain(): void;
   /** Checks of GET /api/health/ready besides the database (the storage layer adds its bucket's). */
   readinessChecks: Map<string, ReadinessCheck>;
+  /** Starts the background work the domains registered (called once, before listening). */
+  startJobs(): Promise<void>;
   /** Stops what the domains started (timers, background jobs); the database is the caller's. */
   close(): Promise<void>;
 }
@@ -67,7 +70,12 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   const stops: (() => unknown)[] = [];
   const user = requireUser(db, secrets.jwtSecret);
   const updates = new UpdateStatusBoard();
-  const deps: Deps = { db, config, secrets, nodeId, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const log = (err: unknown) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[jobs]', err);
+  };
+  const jobs = jobQueueFor(db, config, log);
+  registerJobQueue(db, jobs);
+  const deps: Deps = { db, config, secrets, nodeId, jobs, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   let draining = false;
   const readinessChecks = new Map<string, ReadinessCheck>();
@@ -97,8 +105,10 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
     drain: () => {
       draining = true;
     },
+    startJobs: () => jobs.start(),
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
+      await jobs.stop();
     },
   };
 }

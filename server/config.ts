@@ -48,6 +48,10 @@ export interface AppConfig {
   /** A branch's periodic sync, in seconds (SYNC_INTERVAL_SECONDS; docs/sync.md). */
   syncIntervalSeconds?: number;
   storage: StorageConfig;
+  /** How long a node may hold a background job before another takes it over (JOB_LEASE_SECONDS; PostgreSQL). */
+  jobLeaseSeconds: number;
+  /** How often lost leases are looked for (JOB_MAINTENANCE_SECONDS; PostgreSQL). */
+  jobMaintenanceSeconds: number;
   /** How long SIGTERM waits for running requests and streams before closing them (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
 }
@@ -100,6 +104,8 @@ export const EnvSchema = z
       z.union([flag, wholeNumber(1, 16, 'of proxies from 1 to 16')], { message: 'must be 1 or true (one proxy), a number of proxies up to 16, or 0/false' }),
     ),
     SYNC_INTERVAL_SECONDS: optional(wholeNumber(10, 86_400, 'of seconds from 10 to 86400')),
+    JOB_LEASE_SECONDS: optional(wholeNumber(5, 86_400, 'of seconds from 5 to 86400')),
+    JOB_MAINTENANCE_SECONDS: optional(wholeNumber(1, 3600, 'of seconds from 1 to 3600')),
     SHUTDOWN_GRACE_SECONDS: optional(wholeNumber(0, 3600, 'of seconds from 0 to 3600')),
     STORAGE: optional(z.enum(['local', 's3'], { message: 'must be local or s3' })),
     S3_BUCKET: optional(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lowercase letters, digits, dots, dashes)')),
@@ -149,6 +155,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     storage: storageConfig(e),
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS ?? 20,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS ?? 900,
+    jobMaintenanceSeconds: e.JOB_MAINTENANCE_SECONDS ?? 30,
     ...overrides,
   };
 }

@@ -152,6 +152,7 @@ async function listen(db: Knex, config: AppConfig, { admin, secrets, nodeId }: P
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   try {
+    await trainbench.startJobs();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

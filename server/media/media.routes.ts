@@ -23,27 +23,25 @@ function prepareStorage(dirs: MediaDirs): void {
  * /api/media/* (spec 4.6) and POST /api/company-train/suggest-material (4.2). Also runs the domain's background
  * work: text extraction of approved media, and the sweep of abandoned upload sessions (at start and every 10 min).
  */
-export function mediaRoutes({ db, config, secrets, requireUser, requireAdmin, onClose }: Deps): Router {
+export function mediaRoutes({ db, config, secrets, jobs, requireUser, requireAdmin, onClose }: Deps): Router {
   const dirs = mediaDirs(config.dataDir);
   prepareStorage(dirs);
   registerFileSigner(db, secrets.urlSigningSecret);
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[media]', err);
   };
-  const extraction = extractionQueue(db, dirs, log);
+  const extraction = extractionQueue(db, dirs, jobs, config.jobLeaseSeconds, log);
   registerExtractionQueue(db, extraction);
   const sweep = () => sweepUploads(db, dirs).catch(log);
   uploadFiles(dirs).onDurable = (uploadId, writtenBefore) => markChunksOnDisk(db, uploadId, writtenBefore);
   const startup = forgetChunksNotOnDisk(db, now())
     .then(() => reopenInterruptedMerges(db))
     .then(sweep)
-    .then(() => extraction.resume())
     .catch(log);
   const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
   onClose(async () => {
     clearInterval(timer);
     await startup;
-    await extraction.stop();
     await writesBehind.settleAll();
     await uploadFiles(dirs).closeAll();
   });

@@ -20,7 +20,7 @@ describe('nodes starting together on one database', { skip: !usingPostgres && 'a
   after(async () => {
     await Promise.all(nodes.map((node) => stopCli(node.child)));
     const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
-    await admin.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    for (const each of [schema, `${schema}_jobs`]) await admin.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [each]);
     await admin.destroy();
     for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
   });
