@@ -30,6 +30,7 @@ import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
+import { createStorage } from './storage/index.js';
 
 export interface AppOptions {
   db: Knex;
@@ -75,10 +76,12 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   };
   const jobs = jobQueueFor(db, config, log);
   registerJobQueue(db, jobs);
-  const deps: Deps = { db, config, secrets, nodeId, jobs, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const storage = createStorage(config.storage, config.dataDir);
+  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   let draining = false;
   const readinessChecks = new Map<string, ReadinessCheck>();
+  readinessChecks.set('storage', () => storage.check());
   const mounted = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });
     router.use(make().routes());
@@ -109,6 +112,7 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
       await jobs.stop();
+      await storage.close();
     },
   };
 }

@@ -3,18 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-
-/** Where user files live: DATA_DIR on this machine (the laptop) or one S3-compatible bucket shared by every node. */
-export type StorageConfig =
-  | { kind: 'local' }
-  | {
-      kind: 's3';
-      bucket: string;
-      /** MinIO, Ceph RGW, Aliyun OSS, Tencent COS…; the AWS endpoint for the region when absent. */
-      endpoint?: string;
-      region: string;
-      forcePathStyle: boolean;
-    };
+import type { StorageSettings } from './storage/settings.js';
 
 /** How many reverse proxies in front of the server add X-Forwarded-For; 0: the header is ignored. */
 export type ProxyHops = number;
@@ -47,7 +36,8 @@ export interface AppConfig {
   trustProxy?: boolean | ProxyHops;
   /** A branch's periodic sync, in seconds (SYNC_INTERVAL_SECONDS; docs/sync.md). */
   syncIntervalSeconds?: number;
-  storage: StorageConfig;
+  /** Where user files live: DATA_DIR (the default) or an S3 bucket (STORAGE=s3, S3_*; docs/storage.md). */
+  storage: StorageSettings;
   /** How long a node may hold a background job before another takes it over (JOB_LEASE_SECONDS; PostgreSQL). */
   jobLeaseSeconds: number;
   /** How often lost leases are looked for (JOB_MAINTENANCE_SECONDS; PostgreSQL). */
@@ -131,7 +121,8 @@ export function parseEnv(env: NodeJS.ProcessEnv): ParsedEnv {
   throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
 }
 
-function storageConfig(env: ParsedEnv): StorageConfig {
+/** The storage block (server/storage/settings.ts's shape), from the parsed variables. */
+function storageConfig(env: ParsedEnv): StorageSettings {
   if (env.STORAGE !== 's3') return { kind: 'local' };
   return { kind: 's3', bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION ?? 'us-east-1', forcePathStyle: env.S3_FORCE_PATH_STYLE ?? false };
 }

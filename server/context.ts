@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import type { UpdateStatusBoard } from './system/update-status.js';
 import type { InstallSecrets } from './security/secrets.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { Storage } from './storage/storage.js';
 
 /** What every domain's routes receive: the database, the configuration and the shared guards. */
 export interface Deps {
@@ -15,6 +16,8 @@ export interface Deps {
   jobs: JobQueue;
   /** This node's lasting name (node-id.ts). */
   nodeId: string;
+  /** Where every user file lives (server/storage/): DATA_DIR or an S3 bucket. */
+  storage: Storage;
   /** Requires a valid token of an active user; sets ctx.state.user. */
   requireUser: Middleware;
   /** requireUser, then role admin (403 otherwise). */

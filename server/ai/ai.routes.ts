@@ -8,7 +8,7 @@ import { listAudioRouteStatus } from '../audio/audio-route-status.js';
 import { modelDirs } from '../audio/models.js';
 import { listCalls } from './model-calls.js';
 import { testRoute } from './route-test.js';
-import { mediaDirs } from '../media/media.storage.js';
+import { mediaStore } from '../media/media.store.js';
 import { mountModelShelf } from '../audio/model-shelf.routes.js';
 import { chatShelf, CHAT_MODEL_NAME } from './local/chat-models.js';
 import { useModelDirs } from './local/local-completion.js';
@@ -19,7 +19,7 @@ import { localLlm } from './local/llm-runtime.js';
  * Model routes (admin, audio listing for any user), the local chat model files (admin) and the model-call log
  * (admin) under /api/ai.
  */
-export function aiRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+export function aiRoutes({ db, config, storage, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/ai' });
   const dirs = modelDirs(config.dataDir);
   useModelDirs(db, dirs);
@@ -51,7 +51,7 @@ export function aiRoutes({ db, config, requireUser, requireAdmin, onClose }: Dep
     ctx.body = await deleteRoute(db, parseId(ctx.params.id, 'Model route'));
   });
 
-  mountModelShelf(router, { db, media: mediaDirs(config.dataDir), dirs, requireAdmin }, chatShelf, z.string().regex(CHAT_MODEL_NAME, 'must be a model file name such as qwen2.5-1.5b-instruct-q4_k_m.gguf'));
+  mountModelShelf(router, { db, media: mediaStore(storage, config.dataDir), dirs, requireAdmin }, chatShelf, z.string().regex(CHAT_MODEL_NAME, 'must be a model file name such as qwen2.5-1.5b-instruct-q4_k_m.gguf'));
 
   router.get('/calls', ...requireAdmin, async (ctx) => {
     ctx.body = await listCalls(db, parseQuery(ctx, CallListQuery));

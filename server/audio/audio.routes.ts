@@ -8,7 +8,7 @@ import { AppError } from '../http/errors.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { openEventStream } from '../http/sse.js';
 import { parseId, parseQuery } from '../http/validate.js';
-import { mediaDirs } from '../media/media.storage.js';
+import { mediaStore } from '../media/media.store.js';
 import { baseName } from './audio-formats.js';
 import { callFigures } from './call-metrics.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
@@ -37,7 +37,7 @@ function finalEvent(job: TranscriptionJob): TranscriptionJobEvent {
  * Speech-to-text under /api/audio (spec 4.11): transcription jobs and the caller's transcriptions for any user,
  * each seeing only their own; local models for admins.
  */
-export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+export function audioRoutes({ db, config, storage, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/audio' });
   const incoming = path.join(config.dataDir, 'audio', 'incoming');
   const receive = multipart({ maxFileSize: MAX_AUDIO_BYTES, uploadDir: incoming });
@@ -46,11 +46,11 @@ export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: 
     return receive(ctx, next);
   };
   const models = modelDirs(config.dataDir);
-  const media = mediaDirs(config.dataDir);
+  const media = mediaStore(storage, config.dataDir);
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[audio]', err);
   };
-  const jobs = new TranscriptionJobs(db, config.dataDir, models, log);
+  const jobs = new TranscriptionJobs(db, config.dataDir, models, log, storage);
   const startup = jobs.recover().catch(log);
   onClose(async () => {
     await startup;
@@ -154,12 +154,12 @@ export function audioRoutes({ db, config, requireUser, requireAdmin, onClose }: 
   // The kept audio of the caller's own transcription, seekable (Range); removing it keeps the text.
   router.get('/transcriptions/:id/recording', requireUser, async (ctx) => {
     const transcription = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
-    await sendRecording(ctx, db, config.dataDir, transcription.id);
+    await sendRecording(ctx, db, storage, transcription.id);
   });
 
   router.delete('/transcriptions/:id/recording', requireUser, async (ctx) => {
     const transcription = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'));
-    ctx.body = { id: transcription.id, has_recording: false, removed: await removeRecording(db, config.dataDir, transcription.id) };
+    ctx.body = { id: transcription.id, has_recording: false, removed: await removeRecording(db, storage, transcription.id) };
   });
 
   // The deterministic call figures of a speaker-labelled transcription (server/audio/call-metrics.ts).

@@ -19,6 +19,7 @@ import { localSlot } from './local-slot.js';
 import type { ModelDirs } from './models.js';
 import { transcribe, type TranscribeRequest } from './transcribe.service.js';
 import { keepRecording } from './recordings.js';
+import type { Storage } from '../storage/index.js';
 
 const PERCENT_WRITE_MS = 2_000;
 
@@ -75,6 +76,7 @@ export class TranscriptionJobs {
     private readonly dataDir: string,
     private readonly modelDirs: ModelDirs,
     private readonly log: (err: unknown) => void,
+    private readonly storage: Storage,
   ) {
     this.runner = `${os.hostname()}:${dataDir}`;
     this.jobsDir = path.join(dataDir, 'audio', 'jobs');
@@ -165,7 +167,7 @@ export class TranscriptionJobs {
         quality: 'accurate',
         signal,
         onProgress: (fraction, stage) => this.progress(live, fraction, stage),
-        keepRecording: () => keepRecording(this.dataDir, source, input.audio, this.log, signal),
+        keepRecording: () => keepRecording(this.storage, source, input.audio, this.log, signal),
         // A local-whisper route turns the job "running" once it holds the local slot; any other route at once.
         onRoute: (route) =>
           void this.change(live, { route, percent: 0, ...(route.provider !== 'local-whisper' && { state: 'running', stage: 'uploading', started_at: live.job.started_at ?? now() }) }).catch(this.log),

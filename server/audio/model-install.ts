@@ -10,8 +10,9 @@ import { AudioErrorCode, type AudioModel, type ModelUploadInit } from '../../con
 import { AppError, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { completeUploadFor, openUploadSession, type UploadSessionRow } from '../media/media.chunked.js';
-import type { MediaDirs } from '../media/media.storage.js';
-import { describeModel, findModels, hasGgmlMagic, MODEL_NAME, sha256File, type FoundModel, type ModelDirs } from './models.js';
+import type { MediaStore } from '../media/media.store.js';
+import { sha256OfFile } from '../storage/index.js';
+import { describeModel, findModels, hasGgmlMagic, MODEL_NAME, type FoundModel, type ModelDirs } from './models.js';
 
 /** One kind of model file in the model folders. */
 export interface ModelShelf<M> {
@@ -49,7 +50,7 @@ const modelExists = (name: string) => new AppError(409, AudioErrorCode.modelExis
 
 export async function openModelUpload<M>(
   db: Db,
-  media: MediaDirs,
+  media: MediaStore,
   dirs: ModelDirs,
   shelf: ModelShelf<M>,
   user: User,
@@ -63,14 +64,18 @@ export async function openModelUpload<M>(
 async function install<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, file: string, session: UploadSessionRow): Promise<M> {
   const invalid = await shelf.invalid(file, session.filename);
   if (invalid) throw new AppError(400, AudioErrorCode.invalidModel, invalid);
-  const sha256 = await sha256File(file);
+  const { sha256 } = await sha256OfFile(file);
   if (session.expected_sha256 && session.expected_sha256 !== sha256) {
     throw new AppError(400, AudioErrorCode.invalidModel, `${session.filename} has sha256 ${sha256}, not the ${session.expected_sha256} given when the upload started: send the chunks again`, { sha256, expected: session.expected_sha256 });
   }
   const target = path.join(dirs.data, session.filename);
   if (await exists(target)) throw modelExists(session.filename);
   await fs.mkdir(dirs.data, { recursive: true });
-  await fs.rename(file, target);
+  // Models are read by native runtimes from a file: they stay in this node's DATA_DIR/models (docs/storage.md).
+  await fs.rename(file, target).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EXDEV') throw err;
+    await fs.copyFile(file, target);
+  });
   const stat = await fs.stat(target);
   await db('audio_model_hashes')
     .insert({ file_path: target, size: stat.size, mtime_ms: Math.floor(stat.mtimeMs), sha256, computed_at: now() })
@@ -80,10 +85,14 @@ async function install<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, file: s
 }
 
 /** 201 with the model the first time; the same model again (200) when the client retries a completed upload. */
-export async function completeModelUpload<M>(db: Db, media: MediaDirs, dirs: ModelDirs, shelf: ModelShelf<M>, user: User, uploadId: string): Promise<{ model: M; created: boolean }> {
+export async function completeModelUpload<M>(db: Db, media: MediaStore, dirs: ModelDirs, shelf: ModelShelf<M>, user: User, uploadId: string): Promise<{ model: M; created: boolean }> {
   const { result, created } = await completeUploadFor(db, media, user, uploadId, {
     purpose: shelf.purpose,
-    finish: async (file, session) => ({ result: await install(db, dirs, shelf, file, session) }),
+    finish: async (key, session) => {
+      const model = await media.storage.withLocalCopy(key, (file) => install(db, dirs, shelf, file, session));
+      await media.storage.delete(key);
+      return { result: model };
+    },
     completed: (session) => installedModel(db, dirs, shelf, session.filename),
   });
   return { model: result, created };

@@ -7,7 +7,7 @@ import type { Db } from '../db/knex.js';
 import { currentUser } from '../auth/guards.js';
 import { notFound } from '../http/errors.js';
 import { parseBody, parseWith } from '../http/validate.js';
-import type { MediaDirs } from '../media/media.storage.js';
+import type { MediaStore } from '../media/media.store.js';
 import { UploadId } from '../media/media.schema.js';
 import { modelUploadInit } from './audio.schema.js';
 import { completeModelUpload, listShelf, openModelUpload, removeModel, verifyModel, type ModelShelf } from './model-install.js';
@@ -15,7 +15,7 @@ import type { ModelDirs } from './models.js';
 
 export interface ShelfDeps {
   db: Db;
-  media: MediaDirs;
+  media: MediaStore;
   dirs: ModelDirs;
   requireAdmin: Middleware[];
 }

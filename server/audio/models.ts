@@ -2,8 +2,6 @@
 // (installed by an admin). Each file's sha256 is computed once and kept with its size and modification time, so a
 // 3 GB model is hashed again only when it changes. A file whose name, size and sha256 are those of a published
 // whisper.cpp model is "official"; any other file is listed as unverified, not refused.
-import { createReadStream } from 'node:fs';
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/knex.js';
@@ -12,6 +10,7 @@ import { projectRoot } from '../config.js';
 import { now } from '../db/time.js';
 import { toNumber } from '../db/rows.js';
 import { readFileHead } from '../file-head.js';
+import { sha256OfFile } from '../storage/index.js';
 
 /**
  * The ggml files published with whisper.cpp (its models/README and download-ggml-model.sh point at the
@@ -93,11 +92,6 @@ export async function resolveModel(dirs: ModelDirs, model: string): Promise<stri
   return (models.find((m) => m.name === model) ?? models.find((m) => m.name === `ggml-${model}.bin`))?.path;
 }
 
-export async function sha256File(file: string): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 /** Hashes in progress, so that two listings at once read a file once. */
 const hashing = new Map<string, Promise<string>>();
@@ -109,7 +103,7 @@ export async function cachedSha256(db: Db, file: { path: string; size: number; m
   const key = `${file.path}:${file.size}:${file.mtimeMs}`;
   let pending = hashing.get(key);
   if (!pending) {
-    pending = sha256File(file.path).finally(() => hashing.delete(key));
+    pending = sha256OfFile(file.path).then((r) => r.sha256).finally(() => hashing.delete(key));
     hashing.set(key, pending);
   }
   const sha256 = await pending;

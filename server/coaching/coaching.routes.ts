@@ -26,7 +26,7 @@ function clientGone(ctx: Context): AbortSignal {
  * Coaching from customer calls under /api/coaching: reports (the rep's own; every report for admins), the call's
  * audio behind them, the rep's review list, and the review queue of draft questions (admins).
  */
-export function coachingRoutes({ db, config, secrets, requireUser, requireAdmin }: Deps): Router {
+export function coachingRoutes({ db, config, storage, secrets, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/coaching' });
   const links = new RecordingLinks(secrets.urlSigningSecret);
   const reader = (ctx: Context): Reader => currentUser(ctx);
@@ -62,7 +62,7 @@ export function coachingRoutes({ db, config, secrets, requireUser, requireAdmin 
     } else listener = reader(ctx);
     const stored = await visibleReport(db, listener, id);
     if (!(await mayListen(db, listener, stored))) throw adminListenOff();
-    await sendRecording(ctx, db, config.dataDir, stored.summary.transcription_id);
+    await sendRecording(ctx, db, storage, stored.summary.transcription_id);
   });
 
   router.get('/review-items', requireUser, async (ctx) => {

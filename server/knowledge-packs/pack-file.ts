@@ -47,15 +47,7 @@ const SIGNATURE = 'manifest.sig';
 
 export const packError = (message: string) => new AppError(400, 'pack_invalid', message);
 
-export async function sha256File(file: string): Promise<{ sha256: string; size: number }> {
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(file)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), size };
-}
+export { sha256OfFile as sha256File } from '../storage/sha256.js';
 
 /** Puts a file into the staging folder without copying it when the filesystem allows a hard link. */
 async function stage(from: string, to: string): Promise<void> {

@@ -9,8 +9,9 @@ import { now } from '../db/time.js';
 import { readSourceFile, sha256 } from '../knowledge/source-files.js';
 import type { SourceRow } from '../knowledge/sources.repository.js';
 import type { MediaRow } from '../media/media.repository.js';
-import { storedFilePath, type MediaDirs } from '../media/media.storage.js';
-import { sha256File, writePack, type PackMedia, type PackSource } from './pack-file.js';
+import { mediaSha256 } from '../media/media.hash.js';
+import { keys, withLocalCopies, type Storage } from '../storage/index.js';
+import { writePack, type PackMedia, type PackSource } from './pack-file.js';
 import type { PackSigner } from './signing.js';
 import { portableBinding } from './bindings.js';
 import { mediaRows, sourceRows } from './packs.repository.js';
@@ -19,7 +20,7 @@ import type { ExportSelection } from './packs.schema.js';
 export interface ExportDeps {
   db: Db;
   knowledgeDir: string;
-  mediaDirs: MediaDirs;
+  storage: Storage;
   signer: PackSigner;
 }
 
@@ -62,7 +63,7 @@ async function approvedContent(knowledgeDir: string, source: SourceRow): Promise
   return file.content;
 }
 
-export async function buildPack({ db, knowledgeDir, mediaDirs, signer }: ExportDeps, selection: ExportSelection, work: string): Promise<BuiltPack> {
+export async function buildPack({ db, knowledgeDir, storage, signer }: ExportDeps, selection: ExportSelection, work: string): Promise<BuiltPack> {
   const { sources, media } = await selectedRows(db, selection);
   if (!sources.length && !media.length) throw new AppError(400, PackErrorCode.empty, 'Nothing to export: there is no approved knowledge source or media in the selection');
   const files = new Map<string, string>();
@@ -82,17 +83,18 @@ export async function buildPack({ db, knowledgeDir, mediaDirs, signer }: ExportD
 
   const packMedia: PackMedia[] = [];
   for (const row of media) {
-    const stored = storedFilePath(mediaDirs, row.storage_key);
-    const { sha256: hash, size } = await sha256File(stored).catch(() => {
-      throw notFound(`The stored file of media ${row.id}`);
-    });
+    const [hash, info] = await Promise.all([mediaSha256(db, storage, row), storage.stat(keys.media(row.storage_key))]);
+    if (!hash || !info) throw notFound(`The stored file of media ${row.id}`);
     const inPack = `media/${row.id}${row.file_ext ? `.${row.file_ext}` : ''}`;
-    files.set(inPack, stored);
-    packMedia.push({ path: inPack, size, sha256: hash, filename: row.filename, file_ext: row.file_ext, mime_type: row.mime_type, ...(await portableBinding(db, row)) });
+    packMedia.push({ path: inPack, size: info.size, sha256: hash, filename: row.filename, file_ext: row.file_ext, mime_type: row.mime_type, ...(await portableBinding(db, row)) });
   }
 
   const file = path.join(work, 'pack.tgz');
   const createdAt = now();
-  await writePack(file, path.join(work, 'stage'), { created_at: createdAt, sources: packSources, media: packMedia }, files, signer);
+  // The media as local files while the pack is written (the stored files themselves locally; temporary copies on S3).
+  await withLocalCopies(storage, media.map((row) => keys.media(row.storage_key)), async (stored) => {
+    stored.forEach((local, i) => files.set(packMedia[i]!.path, local));
+    await writePack(file, path.join(work, 'stage'), { created_at: createdAt, sources: packSources, media: packMedia }, files, signer);
+  });
   return { file, size: (await fs.stat(file)).size, filename: `trainbench-pack-${createdAt.slice(0, 10)}.tgz` };
 }

@@ -13,8 +13,10 @@ import { addMedia, auditMedia } from '../media/media.service.js';
 import { findMediaRow } from '../media/media.repository.js';
 import { queueExtraction } from '../media/media.extraction.js';
 import { displayName } from '../media/media.names.js';
-import { removeStoredFile, storedFilePath, type MediaDirs } from '../media/media.storage.js';
-import { readPack, sha256File } from './pack-file.js';
+import { removeStoredFile } from '../media/media.storage.js';
+import { mediaSha256 } from '../media/media.hash.js';
+import type { Storage } from '../storage/index.js';
+import { readPack } from './pack-file.js';
 import { fingerprintOf, isTrusted } from './signing.js';
 import { localBinding } from './bindings.js';
 import { mediaLike } from './packs.repository.js';
@@ -27,7 +29,7 @@ export const MAX_PACK_BYTES = 4 * 1024 * 1024 * 1024;
 export interface ImportDeps {
   db: Knex;
   knowledgeDir: string;
-  mediaDirs: MediaDirs;
+  storage: Storage;
 }
 
 interface ImportContext extends ImportDeps {
@@ -64,8 +66,7 @@ async function importSource(c: ImportContext, entry: ImportableSource): Promise<
 /** A media already holding these bytes under this name: importing the same pack again must not duplicate it. */
 async function existingMedia(deps: ImportDeps, entry: ImportableMedia): Promise<number | undefined> {
   for (const row of await mediaLike(deps.db, displayName(entry.filename), entry.size)) {
-    const stored = await sha256File(storedFilePath(deps.mediaDirs, row.storage_key)).catch(() => null);
-    if (stored?.sha256 === entry.sha256) return Number(row.id);
+    if ((await mediaSha256(deps.db, deps.storage, row)) === entry.sha256) return Number(row.id);
   }
   return undefined;
 }
@@ -75,7 +76,7 @@ async function importMedia(c: ImportContext, entry: ImportableMedia, existing: n
   const change = id === undefined ? 'created' : 'unchanged';
   if (id === undefined) {
     const file = { path: path.join(c.work, entry.path), clientName: entry.filename, size: entry.size };
-    const created = await addMedia(c.trx, c.mediaDirs, file, await localBinding(c.trx, entry), c.admin, `Imported from knowledge pack ${c.fingerprint}`);
+    const created = await addMedia(c.trx, c.storage, file, await localBinding(c.trx, entry), c.admin, `Imported from knowledge pack ${c.fingerprint}`);
     id = created.id;
     c.stored.push((await findMediaRow(c.trx, id))!.storage_key);
   }
@@ -121,7 +122,7 @@ export async function importPack(deps: ImportDeps, packFile: string, work: strin
     return { result, changed: [...result.sources, ...result.media].some((item) => item.change !== 'unchanged') };
   } catch (err) {
     await placement.undo();
-    await Promise.all(stored.map((key) => removeStoredFile(deps.mediaDirs, key)));
+    await Promise.all(stored.map((key) => removeStoredFile(deps.storage, key)));
     throw err;
   }
 }

@@ -1,23 +1,20 @@
-import { createReadStream } from 'node:fs';
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import type { PackKey } from '../../contract/knowledge-packs.js';
 import { currentUser } from '../auth/guards.js';
-import { sendRaw } from '../http/envelope.js';
+import { localFileSource, sendFile } from '../http/file-response.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { parseBody } from '../http/validate.js';
-import { mediaDirs } from '../media/media.storage.js';
 import { buildPack } from './packs.export.js';
 import { importPack, MAX_PACK_BYTES } from './packs.import.js';
 import { ExportBody } from './packs.schema.js';
 import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
 
 /** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
-export function knowledgePackRoutes({ db, config, secrets, requireAdmin }: Deps): Router {
+export function knowledgePackRoutes({ db, config, storage, secrets, requireAdmin }: Deps): Router {
   const dirs = packDirs(config.dataDir);
   preparePackDirs(dirs);
   const signer = secrets.packSigner;
-  const media = mediaDirs(config.dataDir);
   const router = new Router({ prefix: '/knowledge-packs' });
 
   router.get('/key', ...requireAdmin, (ctx) => {
@@ -31,13 +28,8 @@ export function knowledgePackRoutes({ db, config, secrets, requireAdmin }: Deps)
     const selection = parseBody(ctx, ExportBody);
     const work = await newWorkFolder(dirs);
     try {
-      const pack = await buildPack({ db, knowledgeDir: config.knowledgeDir, mediaDirs: media, signer }, selection, work);
-      sendRaw(ctx);
-      ctx.status = 200;
-      ctx.type = 'application/gzip';
-      ctx.length = pack.size;
-      ctx.set({ 'Content-Disposition': `attachment; filename="${pack.filename}"`, 'Cache-Control': 'no-store' });
-      ctx.body = createReadStream(pack.file);
+      const pack = await buildPack({ db, knowledgeDir: config.knowledgeDir, storage, signer }, selection, work);
+      await sendFile(ctx, await localFileSource(pack.file), { filename: pack.filename, mimeType: 'application/gzip', disposition: 'attachment', cacheControl: 'no-store', ranges: false });
       ctx.res.once('close', () => void removeFolder(work));
     } catch (err) {
       await removeFolder(work);
@@ -52,7 +44,7 @@ export function knowledgePackRoutes({ db, config, secrets, requireAdmin }: Deps)
     const file = requireFile(ctx, 'file');
     const work = await newWorkFolder(dirs);
     try {
-      const imported = importing.then(() => importPack({ db, knowledgeDir: config.knowledgeDir, mediaDirs: media }, file.filepath, work, currentUser(ctx)));
+      const imported = importing.then(() => importPack({ db, knowledgeDir: config.knowledgeDir, storage }, file.filepath, work, currentUser(ctx)));
       importing = imported.catch(() => undefined);
       const { result, changed } = await imported;
       ctx.status = changed ? 201 : 200;

@@ -1,7 +1,6 @@
 // Chunked (resumable) uploads: the session and the list of received chunks are rows, the bytes are in the file the
 // upload assembles (media.assembly.ts), so a client can carry on after a dropped connection or a restart.
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import {
@@ -21,8 +20,11 @@ import { now } from '../db/time.js';
 import { readConfigValue } from '../system/config.service.js';
 import { displayName } from './media.names.js';
 import { addMedia, checkBinding, getMedia } from './media.service.js';
-import type { MediaDirs } from './media.storage.js';
-import { uploadFiles, type ChunkSource } from './media.assembly.js';
+import { newStorageKey } from './media.storage.js';
+import type { ChunkSource } from './media.assembly.js';
+import type { ChunkTarget } from './media.chunk-store.js';
+import type { MediaStore } from './media.store.js';
+import { keys } from '../storage/index.js';
 import { WritesBehind } from './media.write-behind.js';
 import type { BindingInput, UploadInitInput } from './media.schema.js';
 
@@ -41,6 +43,10 @@ interface SessionRow {
   purpose: string;
   /** Set when the opener gave the checksum the completed file must have. */
   expected_sha256: string | null;
+  /** The media's storage key, generated at init (a media upload); null for other purposes. */
+  storage_key: string | null;
+  /** The storage's multipart upload (S3). */
+  multipart_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -67,21 +73,26 @@ const expiresAt = (row: SessionRow, ttl: number): string => new Date(Date.parse(
 /** Chunk writes still running behind their answers (media.write-behind.ts). */
 export const writesBehind = new WritesBehind();
 
-async function discardSession(db: Db, dirs: MediaDirs, uploadId: string): Promise<void> {
-  await db('upload_sessions').where({ id: uploadId }).delete();
-  writesBehind.forget(uploadId);
-  await uploadFiles(dirs).remove(uploadId);
+/** The object a session becomes: the media's key, or for other purposes the upload's own (the purpose moves it). */
+export const uploadObjectKey = (row: Pick<SessionRow, 'id' | 'storage_key'>): string => (row.storage_key ? keys.media(row.storage_key) : keys.upload(row.id));
+
+const targetOf = (row: SessionRow): ChunkTarget => ({ id: row.id, key: uploadObjectKey(row), multipart_id: row.multipart_id });
+
+async function discardSession(db: Db, media: MediaStore, row: SessionRow): Promise<void> {
+  await db('upload_sessions').where({ id: row.id }).delete();
+  writesBehind.forget(row.id);
+  await media.chunks.discard(targetOf(row));
 }
 
-export async function initUpload(db: Db, dirs: MediaDirs, user: User, input: UploadInitInput): Promise<UploadInitResult> {
+export async function initUpload(db: Db, media: MediaStore, user: User, input: UploadInitInput): Promise<UploadInitResult> {
   await checkBinding(db, input);
-  return openUploadSession(db, dirs, user, { filename: displayName(input.filename), file_size: input.file_size, bind_type: input.bind_type, bind_id: input.bind_id ?? null, purpose: 'media' });
+  return openUploadSession(db, media, user, { filename: displayName(input.filename), file_size: input.file_size, bind_type: input.bind_type, bind_id: input.bind_id ?? null, purpose: 'media' });
 }
 
 /** Opens a chunked upload for any purpose; its chunks go through the media chunk endpoints. */
 export async function openUploadSession(
   db: Db,
-  dirs: MediaDirs,
+  media: MediaStore,
   user: User,
   input: { filename: string; file_size: number; purpose: string; bind_type?: MediaBindType; bind_id?: number | null; expected_sha256?: string },
 ): Promise<UploadInitResult> {
@@ -100,22 +111,25 @@ export async function openUploadSession(
     media_id: null,
     purpose: input.purpose,
     expected_sha256: input.expected_sha256 ?? null,
+    storage_key: input.purpose === 'media' ? newStorageKey() : null,
+    multipart_id: null,
     created_at: stamp,
     updated_at: stamp,
   };
-  // Row first, folder second: a folder without a row is an orphan the sweep may remove at any time.
+  // Row first, storage second: stored chunks without a row are an orphan the sweep may remove at any time.
   await db('upload_sessions').insert(row);
-  await uploadFiles(dirs).create(row.id);
+  row.multipart_id = await media.chunks.open(targetOf(row));
+  if (row.multipart_id) await db('upload_sessions').where({ id: row.id }).update({ multipart_id: row.multipart_id });
   return { upload_id: row.id, chunk_size: row.chunk_size, chunk_count: row.chunk_count, expires_at: expiresAt(row, await ttlMs(db)) };
 }
 
 /** The caller's session; another user's, an unknown or an expired one is a 404 (an expired one is removed). */
-async function findSession(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<{ row: SessionRow; ttl: number }> {
+async function findSession(db: Db, media: MediaStore, user: User, uploadId: string): Promise<{ row: SessionRow; ttl: number }> {
   const row: SessionRow | undefined = await db('upload_sessions').where({ id: uploadId, user_id: user.id }).first();
   if (!row) throw notFound('Upload session');
   const ttl = await ttlMs(db);
   if (row.status !== 'merging' && Date.parse(row.updated_at) + ttl < Date.now()) {
-    await discardSession(db, dirs, row.id);
+    await discardSession(db, media, row);
     throw notFound('Upload session (expired)');
   }
   return { row, ttl };
@@ -129,8 +143,8 @@ function missingFrom(count: number, received: number[]): number[] {
   return Array.from({ length: count }, (_, i) => i).filter((i) => !have.has(i));
 }
 
-export async function describeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<UploadSession> {
-  const { row, ttl } = await findSession(db, dirs, user, uploadId);
+export async function describeUpload(db: Db, media: MediaStore, user: User, uploadId: string): Promise<UploadSession> {
+  const { row, ttl } = await findSession(db, media, user, uploadId);
   await writesBehind.settle(row.id, { report: false });
   const received = row.status === 'completed' ? [] : await receivedIndexes(db, row.id);
   return {
@@ -173,8 +187,8 @@ const writing = new Set<string>();
  * (or a crash) leaves the chunk missing, never half-written and listed as received. A chunk in a pooled buffer is
  * answered once received and written behind (media.write-behind.ts); the upload's next request waits for that write.
  */
-export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId: string, index: number, chunk: ReceivedChunk): Promise<ChunkAccepted> {
-  const { row } = await findSession(db, dirs, user, uploadId);
+export async function acceptChunk(db: Db, media: MediaStore, user: User, uploadId: string, index: number, chunk: ReceivedChunk): Promise<ChunkAccepted> {
+  const { row } = await findSession(db, media, user, uploadId);
   if (row.status !== 'open') throw busy(row);
   if (index >= row.chunk_count) {
     throw new AppError(400, MediaErrorCode.chunkOutOfRange, `chunk_index ${index} is out of range: this upload has ${row.chunk_count} chunk(s), numbered from 0`);
@@ -189,11 +203,11 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
   writing.add(key);
   const store = async () => {
     await db('upload_chunks').where({ upload_id: row.id, chunk_index: index }).delete();
-    const written = await uploadFiles(dirs).writeAt(row.id, chunk.source, index * row.chunk_size);
-    if (written !== expected) throw sizeMismatch(written);
-    await recordChunk(db, row, index, expected);
+    const stored = await media.chunks.write(targetOf(row), index, index * row.chunk_size, expected, chunk.source);
+    if (stored.written !== expected) throw sizeMismatch(stored.written);
+    await recordChunk(db, row, index, expected, stored);
   };
-  if (chunk.source.kind === 'memory' && chunk.keep) {
+  if (chunk.source.kind === 'memory' && chunk.keep && media.chunks.writesBehind) {
     const giveBack = chunk.keep();
     const done = () => {
       writing.delete(key);
@@ -209,12 +223,12 @@ export async function acceptChunk(db: Db, dirs: MediaDirs, user: User, uploadId:
 }
 
 /** A chunk whose bytes are in place: listed as received (not yet flushed), and the session's activity noted. */
-async function recordChunk(db: Db, row: SessionRow, index: number, size: number): Promise<void> {
+async function recordChunk(db: Db, row: SessionRow, index: number, size: number, stored: { etag: string | null; durable: boolean }): Promise<void> {
   const stamp = now();
   await db('upload_chunks')
-    .insert({ upload_id: row.id, chunk_index: index, size, received_at: stamp, on_disk: false })
+    .insert({ upload_id: row.id, chunk_index: index, size, received_at: stamp, on_disk: stored.durable, etag: stored.etag })
     .onConflict(['upload_id', 'chunk_index'])
-    .merge(['size', 'received_at', 'on_disk']);
+    .merge(['size', 'received_at', 'on_disk', 'etag']);
   if (Date.parse(stamp) - Date.parse(row.updated_at) >= TOUCH_EVERY_MS) await db('upload_sessions').where({ id: row.id }).update({ updated_at: stamp });
 }
 
@@ -222,7 +236,8 @@ async function recordChunk(db: Db, row: SessionRow, index: number, size: number)
 export interface UploadPurpose<R> {
   purpose: string;
   /** Makes the result from the assembled file (moving it away); `media_id` is recorded for media. */
-  finish(file: string, session: UploadSessionRow): Promise<{ result: R; media_id?: number }>;
+  /** `key`: the stored object the upload became (uploadObjectKey). */
+  finish(key: string, session: UploadSessionRow): Promise<{ result: R; media_id?: number }>;
   /** The result of a session completed before (a client retrying complete after its connection dropped). */
   completed(session: UploadSessionRow): Promise<R>;
 }
@@ -231,8 +246,8 @@ export interface UploadPurpose<R> {
  * Completes an upload once every chunk is recorded. Completing a completed upload again returns the same result
  * (created: false), so a client whose connection dropped during complete can retry.
  */
-export async function completeUploadFor<R>(db: Db, dirs: MediaDirs, user: User, uploadId: string, purpose: UploadPurpose<R>): Promise<{ result: R; created: boolean }> {
-  const { row } = await findSession(db, dirs, user, uploadId);
+export async function completeUploadFor<R>(db: Db, media: MediaStore, user: User, uploadId: string, purpose: UploadPurpose<R>): Promise<{ result: R; created: boolean }> {
+  const { row } = await findSession(db, media, user, uploadId);
   if ((row.purpose ?? 'media') !== purpose.purpose) {
     throw new AppError(409, MediaErrorCode.wrongUploadPurpose, `This upload was opened for ${row.purpose}, not ${purpose.purpose}: complete it where it was opened`);
   }
@@ -246,11 +261,12 @@ export async function completeUploadFor<R>(db: Db, dirs: MediaDirs, user: User, 
   }
   if (!(await db('upload_sessions').where({ id: row.id, status: 'open' }).update({ status: 'merging', updated_at: now() }))) throw busy({ ...row, status: 'merging' });
   try {
-    const merged = await uploadFiles(dirs).finish(row.id, toNumber(row.file_size));
-    const { result, media_id } = await purpose.finish(merged, row);
+    const parts: { index: number; etag: string | null }[] = await db('upload_chunks').where({ upload_id: row.id }).orderBy('chunk_index').select('chunk_index as index', 'etag');
+    await media.chunks.finish(targetOf(row), toNumber(row.file_size), parts.map((p) => ({ index: Number(p.index), etag: p.etag })));
+    const { result, media_id } = await purpose.finish(uploadObjectKey(row), row);
     await db('upload_sessions').where({ id: row.id }).update({ status: 'completed', media_id: media_id ?? null, updated_at: now() });
     await db('upload_chunks').where({ upload_id: row.id }).delete();
-    await uploadFiles(dirs).remove(row.id);
+    await media.chunks.discard({ ...targetOf(row), multipart_id: null });
     return { result, created: true };
   } catch (err) {
     await db('upload_sessions').where({ id: row.id }).update({ status: 'open' });
@@ -259,13 +275,13 @@ export async function completeUploadFor<R>(db: Db, dirs: MediaDirs, user: User, 
 }
 
 /** Turns the assembled file into a new pending media. */
-export async function completeUpload(db: Db, dirs: MediaDirs, user: User, uploadId: string): Promise<{ media: MediaFile; created: boolean }> {
-  const { result, created } = await completeUploadFor(db, dirs, user, uploadId, {
+export async function completeUpload(db: Db, media: MediaStore, user: User, uploadId: string): Promise<{ media: MediaFile; created: boolean }> {
+  const { result, created } = await completeUploadFor(db, media, user, uploadId, {
     purpose: 'media',
-    finish: async (merged, row) => {
+    finish: async (_key, row) => {
       const binding = { bind_type: row.bind_type, bind_id: toNullableNumber(row.bind_id) ?? undefined } as BindingInput;
-      const media = await addMedia(db, dirs, { path: merged, clientName: row.filename, size: toNumber(row.file_size) }, binding, user);
-      return { result: media, media_id: media.id };
+      const added = await addMedia(db, media.storage, { storageKey: row.storage_key!, clientName: row.filename, size: toNumber(row.file_size) }, binding, user);
+      return { result: added, media_id: added.id };
     },
     completed: async (row) => {
       if (row.media_id === null) throw busy(row);
@@ -292,12 +308,13 @@ export const forgetChunksNotOnDisk = (db: Db, startedAt: string) => db('upload_c
  * Removes sessions without activity for upload_session_ttl_hours (their chunks with them) and chunk folders that
  * belong to no session. Returns how many sessions went.
  */
-export async function sweepUploads(db: Db, dirs: MediaDirs): Promise<number> {
+export async function sweepUploads(db: Db, media: MediaStore): Promise<number> {
   const cutoff = new Date(Date.now() - (await ttlMs(db))).toISOString();
-  const expired: string[] = await db('upload_sessions').where('updated_at', '<', cutoff).whereNot('status', 'merging').pluck('id');
-  for (const id of expired) await discardSession(db, dirs, id);
-  const folders = await fs.readdir(dirs.chunks).catch(() => [] as string[]);
-  const known = new Set<string>(folders.length ? await db('upload_sessions').whereIn('id', folders).pluck('id') : []);
-  await Promise.all(folders.filter((name) => !known.has(name)).map((name) => uploadFiles(dirs).remove(name)));
+  const expired: SessionRow[] = await db('upload_sessions').where('updated_at', '<', cutoff).whereNot('status', 'merging');
+  for (const row of expired) await discardSession(db, media, row);
+  const leftovers = await media.chunks.leftovers();
+  const known = new Set<string>(leftovers.length ? await db('upload_sessions').whereIn('id', leftovers).pluck('id') : []);
+  const orphan = (id: string) => ({ id, key: keys.upload(id), multipart_id: null });
+  await Promise.all(leftovers.filter((id) => !known.has(id)).map((id) => media.chunks.discard(orphan(id))));
   return expired.length;
 }

@@ -6,7 +6,7 @@ import { replaceChunks, splitIntoChunks } from '../knowledge/chunks.js';
 import { MEDIA_DIRECT_MAX_BYTES } from '../../contract/media.js';
 import { findMediaRow, updateExtraction, type ExtractionUpdate } from './media.repository.js';
 import { extractTextInThread } from './media.extract-thread.js';
-import { storedFilePath, type MediaDirs } from './media.storage.js';
+import { keys, type Storage } from '../storage/index.js';
 import { now } from '../db/time.js';
 import type { JobQueue } from '../jobs/queue.js';
 
@@ -42,7 +42,7 @@ export function queueExtraction(db: Db, mediaId: number): void {
   queues.get(db.client.config)?.enqueue(mediaId);
 }
 
-export function extractionQueue(db: Db, dirs: MediaDirs, jobs: JobQueue, leaseSeconds: number, log: (err: unknown) => void): ExtractionQueue {
+export function extractionQueue(db: Db, storage: Storage, jobs: JobQueue, leaseSeconds: number, log: (err: unknown) => void): ExtractionQueue {
   const save = (id: number, update: ExtractionUpdate) => updateExtraction(db, id, update);
 
   async function extract(id: number, signal: AbortSignal): Promise<void> {
@@ -56,14 +56,14 @@ export function extractionQueue(db: Db, dirs: MediaDirs, jobs: JobQueue, leaseSe
     try {
       if (Number(row.size) > MAX_EXTRACT_BYTES) throw new UnusableText(`The file is larger than ${MAX_EXTRACT_BYTES} bytes, too large to extract text from`);
       await save(id, { extraction_stage: 'extracting', extraction_progress: EXTRACTING_FROM });
-      const text = await extractTextInThread(storedFilePath(dirs, row.storage_key), row.file_ext, async (fraction) => {
+      const text = await storage.withLocalCopy(keys.media(row.storage_key), (file) => extractTextInThread(file, row.file_ext, async (fraction) => {
         const progress = Math.floor(EXTRACTING_FROM + fraction * (EXTRACTING_TO - EXTRACTING_FROM));
         // Every few percent: a 500-page PDF must not turn into 500 writes.
         if (progress - shown >= 5) {
           shown = progress;
           await save(id, { extraction_progress: progress });
         }
-      });
+      }));
       check();
       if (!text.trim()) throw new UnusableText('No text found in the file (an image-only scan or an empty document?)');
       await save(id, { extraction_stage: 'chunking', extraction_progress: EXTRACTING_TO });

@@ -14,6 +14,8 @@ export interface MediaRow {
   mime_type: string;
   size: number | string;
   storage_key: string;
+  /** Computed once, when first needed (media.hash.ts). */
+  sha256?: string | null;
   bind_type: MediaBindType;
   bind_id: number | null;
   status: MediaStatus;

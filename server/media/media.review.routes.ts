@@ -8,13 +8,15 @@ import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { listMedia } from './media.repository.js';
 import { approvedMediaRow, auditMedia, getVisibleMedia, mediaPreview, mediaStatus } from './media.service.js';
 import { checkFileToken } from './media.signing.js';
-import { sendStoredFile } from './media.file.js';
-import { storedFilePath, type MediaDirs } from './media.storage.js';
+import { objectSource, sendFile } from '../http/file-response.js';
+import { keys } from '../storage/index.js';
+import type { MediaStore } from './media.store.js';
+import { notFound } from '../http/errors.js';
 import { AuditBody, AuditListQuery } from './media.schema.js';
 
 export interface ReviewDeps {
   db: Db;
-  dirs: MediaDirs;
+  media: MediaStore;
   requireUser: Middleware;
   requireAdmin: Middleware[];
   /** Called after an approve that needs a text extraction. */
@@ -22,7 +24,7 @@ export interface ReviewDeps {
 }
 
 /** Audit, status, preview, the signed file and the record itself. `/:id` is last: it would match the other paths. */
-export function reviewRoutes({ db, dirs, requireUser, requireAdmin, onApproved }: ReviewDeps): Router {
+export function reviewRoutes({ db, media: store, requireUser, requireAdmin, onApproved }: ReviewDeps): Router {
   const media = new Router({ prefix: '/media' });
 
   media.get('/audit-list', ...requireAdmin, async (ctx) => {
@@ -54,7 +56,15 @@ export function reviewRoutes({ db, dirs, requireUser, requireAdmin, onApproved }
     const check = checkFileToken(db, id, token);
     if (check !== 'valid') throw new AppError(403, MediaErrorCode.invalidFileToken, check === 'expired' ? 'This file link has expired' : 'This file link is not valid');
     const row = await approvedMediaRow(db, id);
-    await sendStoredFile(ctx, { path: storedFilePath(dirs, row.storage_key), mimeType: row.mime_type, filename: row.filename, etag: row.storage_key });
+    const source = await objectSource(store.storage, keys.media(row.storage_key), () => notFound('Media file'));
+    await sendFile(ctx, source, {
+      filename: row.filename,
+      mimeType: row.mime_type,
+      etag: row.storage_key,
+      // Once computed (media.hash.ts), a client can check what it downloaded.
+      headers: row.sha256 ? { 'X-Content-SHA256': row.sha256 } : undefined,
+      rangeErrorCode: MediaErrorCode.rangeNotSatisfiable,
+    });
   });
 
   media.get('/:id', requireUser, async (ctx) => {

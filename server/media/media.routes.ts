@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
-import { mediaDirs, type MediaDirs } from './media.storage.js';
+import type { MediaDirs } from './media.storage.js';
+import { mediaStore } from './media.store.js';
 import { now } from '../db/time.js';
 import { registerFileSigner } from './media.signing.js';
 import { forgetChunksNotOnDisk, markChunksOnDisk, reopenInterruptedMerges, sweepUploads, writesBehind } from './media.chunked.js';
-import { uploadFiles } from './media.assembly.js';
 import { extractionQueue, registerExtractionQueue } from './media.extraction.js';
 import { uploadRoutes } from './media.upload.routes.js';
 import { reviewRoutes } from './media.review.routes.js';
@@ -23,17 +23,17 @@ function prepareStorage(dirs: MediaDirs): void {
  * /api/media/* (spec 4.6) and POST /api/company-train/suggest-material (4.2). Also runs the domain's background
  * work: text extraction of approved media, and the sweep of abandoned upload sessions (at start and every 10 min).
  */
-export function mediaRoutes({ db, config, secrets, jobs, requireUser, requireAdmin, onClose }: Deps): Router {
-  const dirs = mediaDirs(config.dataDir);
-  prepareStorage(dirs);
+export function mediaRoutes({ db, config, storage, secrets, jobs, requireUser, requireAdmin, onClose }: Deps): Router {
+  const media = mediaStore(storage, config.dataDir);
+  prepareStorage(media.dirs);
   registerFileSigner(db, secrets.urlSigningSecret);
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[media]', err);
   };
-  const extraction = extractionQueue(db, dirs, jobs, config.jobLeaseSeconds, log);
+  const extraction = extractionQueue(db, storage, jobs, config.jobLeaseSeconds, log);
   registerExtractionQueue(db, extraction);
-  const sweep = () => sweepUploads(db, dirs).catch(log);
-  uploadFiles(dirs).onDurable = (uploadId, writtenBefore) => markChunksOnDisk(db, uploadId, writtenBefore);
+  const sweep = () => sweepUploads(db, media).catch(log);
+  media.chunks.onDurable = (uploadId, writtenBefore) => markChunksOnDisk(db, uploadId, writtenBefore);
   const startup = forgetChunksNotOnDisk(db, now())
     .then(() => reopenInterruptedMerges(db))
     .then(sweep)
@@ -43,11 +43,11 @@ export function mediaRoutes({ db, config, secrets, jobs, requireUser, requireAdm
     clearInterval(timer);
     await startup;
     await writesBehind.settleAll();
-    await uploadFiles(dirs).closeAll();
+    await media.chunks.closeAll();
   });
 
   const router = new Router();
-  for (const routes of uploadRoutes({ db, dirs, requireUser })) router.use(routes.routes());
-  router.use(reviewRoutes({ db, dirs, requireUser, requireAdmin, onApproved: (id) => extraction.enqueue(id) }).routes());
+  for (const routes of uploadRoutes({ db, media, requireUser })) router.use(routes.routes());
+  router.use(reviewRoutes({ db, media, requireUser, requireAdmin, onApproved: (id) => extraction.enqueue(id) }).routes());
   return router;
 }

@@ -6,7 +6,8 @@ import { AppError, notFound, validationFailed } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { displayName, extensionOf, kindOf, mimeTypeOf } from './media.names.js';
 import { findMediaRow, insertMedia, toExtraction, toMediaFile, type MediaRow } from './media.repository.js';
-import { keepFile, removeStoredFile, type MediaDirs } from './media.storage.js';
+import { keepFile, removeStoredFile } from './media.storage.js';
+import type { Storage } from '../storage/index.js';
 import { signedFileUrl } from './media.signing.js';
 import { hasExtractor } from './media.extract.js';
 import type { AuditInput, BindingInput } from './media.schema.js';
@@ -20,19 +21,18 @@ export async function checkBinding(db: Db, binding: BindingInput): Promise<void>
   }
 }
 
-export interface ReceivedFile {
-  /** Where the bytes are now, inside DATA_DIR/media (moved away by a rename). */
-  path: string;
+/** A fully received file: a request's temporary file (moved into the storage), or an object already stored there. */
+export type ReceivedFile = ({ path: string } | { storageKey: string }) & {
   /** The client's name, as given. */
   clientName: string | null | undefined;
   size: number;
-}
+};
 
 /** Keeps a fully received file as a new pending media. */
-export async function addMedia(db: Db, dirs: MediaDirs, file: ReceivedFile, binding: BindingInput, uploader: User, remark = ''): Promise<MediaFile> {
+export async function addMedia(db: Db, storage: Storage, file: ReceivedFile, binding: BindingInput, uploader: User, remark = ''): Promise<MediaFile> {
   const filename = displayName(file.clientName);
   const fileExt = extensionOf(filename);
-  const storageKey = await keepFile(dirs, file.path);
+  const storageKey = 'storageKey' in file ? file.storageKey : await keepFile(storage, file.path);
   try {
     const id = await insertMedia(db, {
       filename,
@@ -47,7 +47,7 @@ export async function addMedia(db: Db, dirs: MediaDirs, file: ReceivedFile, bind
     });
     return await getMedia(db, id);
   } catch (err) {
-    await removeStoredFile(dirs, storageKey);
+    await removeStoredFile(storage, storageKey);
     throw err;
   }
 }

@@ -1,9 +1,12 @@
-// Where media bytes live. Everything sits under DATA_DIR/media on one file system, so moving a received file into
-// place is a rename. Names on disk are always generated here; nothing from the client ends up in a path.
+// Where media bytes live: objects `media/files/<storage_key>` in the storage (server/storage/; locally
+// DATA_DIR/media/files, so keeping a received file is a rename). The folders below are the local side: request
+// bodies being received (incoming/) and, on local storage, chunked uploads being assembled (chunks/). Names are
+// always generated here; nothing from the client ends up in a key or a path.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../data-dir.js';
+import { mkdirPrivate } from '../data-dir.js';
+import { keys, type Storage } from '../storage/index.js';
 
 export interface MediaDirs {
   /** Approved and pending media, one file per storage key. */
@@ -25,8 +28,6 @@ export async function ensureMediaDirs(dirs: MediaDirs): Promise<void> {
 
 export const newStorageKey = (): string => crypto.randomBytes(16).toString('hex');
 
-export const storedFilePath = (dirs: MediaDirs, storageKey: string): string => path.join(dirs.files, storageKey);
-
 export const uploadDir = (dirs: MediaDirs, uploadId: string): string => path.join(dirs.chunks, uploadId);
 
 /** The file a chunked upload assembles: each chunk is written at its own offset as it arrives. */
@@ -45,32 +46,15 @@ export async function clearIncoming(dirs: MediaDirs): Promise<void> {
   await Promise.all(entries.map((name) => fs.rm(path.join(dirs.incoming, name), { recursive: true, force: true })));
 }
 
-/** Flushes a file, or a folder's entries, to disk. A folder cannot be opened for that on every platform (Windows). */
-async function flushToDisk(target: string, kind: 'file' | 'folder'): Promise<void> {
-  const handle = await fs.open(target, kind === 'file' ? 'r+' : 'r').catch((err: unknown) => {
-    if (kind === 'folder') return undefined;
-    throw err;
-  });
-  try {
-    await handle?.sync();
-  } finally {
-    await handle?.close();
-  }
-}
-
 /**
- * Moves a received file to its generated name under files/ and returns that key. The bytes and the new name are on
- * disk before it returns, so a media that the database lists survives a power cut.
+ * Keeps a received file (a request's temporary file) as a media's bytes under a new generated key and returns that
+ * key. Locally a rename within DATA_DIR (flushed, so a media the database lists survives a power cut); on S3 an
+ * upload, the temporary file removed after.
  */
-export async function keepFile(dirs: MediaDirs, receivedPath: string): Promise<string> {
+export async function keepFile(storage: Storage, receivedPath: string): Promise<string> {
   const key = newStorageKey();
-  // Whoever wrote it (formidable, a pack import) used the default mode; stored media are owner-only.
-  await fs.chmod(receivedPath, PRIVATE_FILE_MODE);
-  await flushToDisk(receivedPath, 'file');
-  await fs.rename(receivedPath, storedFilePath(dirs, key));
-  await flushToDisk(dirs.files, 'folder');
+  await storage.putFile(keys.media(key), receivedPath, { move: true });
   return key;
 }
 
-export const removeStoredFile = (dirs: MediaDirs, storageKey: string): Promise<void> =>
-  fs.rm(storedFilePath(dirs, storageKey), { force: true });
+export const removeStoredFile = (storage: Storage, storageKey: string): Promise<void> => storage.delete(keys.media(storageKey));

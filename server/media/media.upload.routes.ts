@@ -15,8 +15,8 @@ import { readChunkForm } from './media.chunk-form.js';
 import { requestFolder } from './media.storage.js';
 import { addMedia, checkBinding } from './media.service.js';
 import { acceptChunk, completeUpload, describeUpload, initUpload } from './media.chunked.js';
-import { uploadFiles, type ChunkSource } from './media.assembly.js';
-import type { MediaDirs } from './media.storage.js';
+import type { ChunkSource } from './media.assembly.js';
+import type { MediaStore } from './media.store.js';
 import { Binding, ChunkFields, CompleteBody, SuggestFields, UploadId, UploadInit } from './media.schema.js';
 import { collectYoungGarbage } from '../http/young-gc.js';
 
@@ -42,7 +42,7 @@ const chunkTooLarge = () => new AppError(400, MediaErrorCode.chunkSizeMismatch, 
 
 export interface UploadDeps {
   db: Db;
-  dirs: MediaDirs;
+  media: MediaStore;
   requireUser: Middleware;
 }
 
@@ -57,9 +57,10 @@ async function readInto(ctx: Context, buffer: Buffer, size: number): Promise<Buf
  * Direct and chunked uploads under /media, and suggest-material under /company-train. Every upload creates a
  * pending media.
  */
-export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
+export function uploadRoutes({ db, media: store, requireUser }: UploadDeps): Router[] {
+  const dirs = store.dirs;
   const direct = receiveUpload(dirs, { maxFileSize: MEDIA_DIRECT_MAX_BYTES });
-  const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY, { allocate: (size) => uploadFiles(dirs).allocateBuffer(size) });
+  const chunkBuffers = new BufferPool(MEDIA_CHUNK_SIZE, CHUNKS_IN_MEMORY, { allocate: (size) => store.chunks.allocateBuffer(size) });
 
   /**
    * Runs a chunk handler with a pooled buffer when one is free and a request folder made on demand (for a chunk that
@@ -96,13 +97,13 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
     const file = receivedFile(ctx);
     await checkBinding(db, binding);
     ctx.status = 201;
-    ctx.body = await addMedia(db, dirs, file, binding, currentUser(ctx));
+    ctx.body = await addMedia(db, store.storage, file, binding, currentUser(ctx));
   });
 
   for (const path of ['/upload/init', '/upload-init']) {
     media.post(path, requireUser, async (ctx) => {
       ctx.status = 201;
-      ctx.body = await initUpload(db, dirs, currentUser(ctx), parseBody(ctx, UploadInit));
+      ctx.body = await initUpload(db, store, currentUser(ctx), parseBody(ctx, UploadInit));
     });
   }
 
@@ -111,7 +112,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
       if (Number(ctx.get('content-length')) > MEDIA_CHUNK_SIZE + CHUNK_FORM_OVERHEAD_BYTES) throw chunkTooLarge();
       const form = await readChunkForm(ctx, buffer, folder);
       const fields = parseWith(ChunkFields, { upload_id: form.fields.upload_id, chunk_index: form.fields.chunk_index });
-      ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { ...form, keep });
+      ctx.body = await acceptChunk(db, store, currentUser(ctx), fields.upload_id, fields.chunk_index, { ...form, keep });
     });
 
   // The chunk may also be the raw body (application/octet-stream, upload_id and chunk_index in the query,
@@ -124,7 +125,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
       const size = Number(length);
       try {
         const source: ChunkSource = buffer && size <= buffer.length ? { kind: 'memory', bytes: await readInto(ctx, buffer, size) } : { kind: 'stream', body: ctx.req };
-        ctx.body = await acceptChunk(db, dirs, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source, keep });
+        ctx.body = await acceptChunk(db, store, currentUser(ctx), fields.upload_id, fields.chunk_index, { size, source, keep });
       } catch (err) {
         if (!(err instanceof AppError) && !ctx.req.complete) throw badRequest('The chunk was cut off before its end');
         throw err;
@@ -137,7 +138,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
 
   for (const path of ['/upload/complete', '/upload-complete']) {
     media.post(path, requireUser, async (ctx) => {
-      const { media: created, created: isNew } = await completeUpload(db, dirs, currentUser(ctx), parseBody(ctx, CompleteBody).upload_id);
+      const { media: created, created: isNew } = await completeUpload(db, store, currentUser(ctx), parseBody(ctx, CompleteBody).upload_id);
       ctx.status = isNew ? 201 : 200;
       ctx.body = created;
     });
@@ -146,7 +147,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
   media.get('/upload/:uploadId', requireUser, async (ctx) => {
     const uploadId = UploadId.safeParse(ctx.params.uploadId);
     if (!uploadId.success) throw notFound('Upload session');
-    ctx.body = await describeUpload(db, dirs, currentUser(ctx), uploadId.data);
+    ctx.body = await describeUpload(db, store, currentUser(ctx), uploadId.data);
   });
 
   const company = new Router({ prefix: '/company-train' });
@@ -154,7 +155,7 @@ export function uploadRoutes({ db, dirs, requireUser }: UploadDeps): Router[] {
     const { remark } = parseWith(SuggestFields, formFields(ctx, ['remark']));
     const file = receivedFile(ctx);
     const user = currentUser(ctx);
-    const created = await addMedia(db, dirs, file, { bind_type: 'company' }, user, remark);
+    const created = await addMedia(db, store.storage, file, { bind_type: 'company' }, user, remark);
     await notify.admins(db, materialSuggested(user.full_name || user.username, created, remark));
     ctx.status = 201;
     ctx.body = created;

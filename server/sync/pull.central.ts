@@ -5,6 +5,7 @@ import type { PulledChange, PullPage } from '../../contract/sync.js';
 import { validationFailed } from '../http/errors.js';
 import { entityDef, toWire } from './entities.js';
 import { fillMissingHashes } from './files.central.js';
+import type { Storage } from '../storage/index.js';
 import { PARAMETERS_ENTITY, PARAMETERS_GID, parametersWire } from './parameters.js';
 
 interface Position {
@@ -56,7 +57,7 @@ interface Resolved {
 const isSynced = (entity: string): boolean => entity === PARAMETERS_ENTITY || !!entityDef(entity);
 
 /** The latest state of each row the changes name, in the order each row first appears. */
-async function resolve(db: Db, dataDir: string, changes: ChangeRow[]): Promise<Resolved[]> {
+async function resolve(db: Db, storage: Storage, changes: ChangeRow[]): Promise<Resolved[]> {
   const latest = new Map<string, { change: ChangeRow; first: number }>();
   changes.forEach((change, index) => {
     const key = `${change.entity}/${change.row_id}`;
@@ -74,7 +75,7 @@ async function resolve(db: Db, dataDir: string, changes: ChangeRow[]): Promise<R
     const def = entityDef(entity);
     if (!def) continue;
     let rows = (await db(def.table).whereIn('id', ids)) as Record<string, unknown>[];
-    if (entity === 'media') rows = await fillMissingHashes(db, dataDir, rows);
+    if (entity === 'media') rows = await fillMissingHashes(db, storage, rows);
     const visible = rows.filter((row) => !def.hidden?.(row));
     const wire = await toWire(db, def, visible);
     for (const row of rows) states.set(`${entity}/${row.id}`, { gid: String(row.gid), data: wire.get(Number(row.id)) ?? null, gone: def.hiddenState?.(row) ?? null });
@@ -125,11 +126,11 @@ async function settledHorizon(db: Db, from: Position): Promise<string> {
   return until;
 }
 
-export async function pullPage(db: Db, dataDir: string, cursor: string | undefined, limit: number): Promise<PullPage & { remaining: number }> {
+export async function pullPage(db: Db, storage: Storage, cursor: string | undefined, limit: number): Promise<PullPage & { remaining: number }> {
   const from = decodeCursor(cursor);
   const until = await settledHorizon(db, from);
   const rows = (await after(db, from, until).orderBy([{ column: 'xid' }, { column: 'seq' }]).limit(limit)) as ChangeRow[];
-  const { served, upTo } = withinBudget(await resolve(db, dataDir, rows), rows.length);
+  const { served, upTo } = withinBudget(await resolve(db, storage, rows), rows.length);
   // Rows of the served changes that appear again after the cut are served again with the next page (idempotent).
   const last = rows[upTo - 1];
   const next = last ? { xid: String(last.xid), seq: String(last.seq) } : from;

@@ -4,6 +4,7 @@
 // change by change.
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
+import type { Storage } from '../storage/index.js';
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import type { SubmitResult } from '../../contract/exams.js';
@@ -177,13 +178,13 @@ type UpEntity = keyof typeof UP_HANDLERS;
 type UpHandler = (up: UpContext, changes: { change_id: string; data: unknown }[]) => Promise<PushResult[]>;
 
 /** Decides and stores new changes in one transaction, with their sync_received rows. */
-async function receiveNew(db: Knex, ctx: Context, device: DeviceRow, changes: PushedChange[], dataDir: string): Promise<PushResult[]> {
+async function receiveNew(db: Knex, ctx: Context, device: DeviceRow, changes: PushedChange[], storage: Storage): Promise<PushResult[]> {
   return db.transaction(async (trx) => {
     const outcomes = new Map<string, PushResult>();
     for (const r of await receiveRecords(trx, changes.filter((c): c is RecordChange => c.entity === 'exam_record'))) outcomes.set(r.change_id, r);
     for (const entity of Object.keys(UP_HANDLERS) as UpEntity[]) {
       const group = changes.filter((c) => c.entity === entity);
-      if (group.length) for (const r of await (UP_HANDLERS[entity] as UpHandler)({ db: trx, dataDir }, group)) outcomes.set(r.change_id, r);
+      if (group.length) for (const r of await (UP_HANDLERS[entity] as UpHandler)({ db: trx, storage }, group)) outcomes.set(r.change_id, r);
     }
     const results = changes.map((c) => outcomes.get(c.change_id)!);
     const at = now();
@@ -199,21 +200,21 @@ async function receiveNew(db: Knex, ctx: Context, device: DeviceRow, changes: Pu
 
 const isDuplicate = (err: unknown): boolean => fromDriverError(err)?.status === 409;
 
-export async function receivePush(db: Knex, ctx: Context, device: DeviceRow, changes: PushedChange[], dataDir: string): Promise<PushResult[]> {
+export async function receivePush(db: Knex, ctx: Context, device: DeviceRow, changes: PushedChange[], storage: Storage): Promise<PushResult[]> {
   const firstOf = new Map<string, PushedChange>();
   for (const change of changes) if (!firstOf.has(change.change_id)) firstOf.set(change.change_id, change);
   const known = await storedOutcomes(db, [...firstOf.keys()], device);
   const fresh = [...firstOf.values()].filter((c) => !known.has(c.change_id));
   let results: PushResult[] = [];
   try {
-    results = fresh.length ? await receiveNew(db, ctx, device, fresh, dataDir) : [];
+    results = fresh.length ? await receiveNew(db, ctx, device, fresh, storage) : [];
   } catch (err) {
     // A change of this batch was stored meanwhile by a concurrent push: one by one, each either stored or answered.
     if (!isDuplicate(err)) throw err;
     for (const change of fresh) {
       const again = (await storedOutcomes(db, [change.change_id], device)).get(change.change_id);
       try {
-        results.push(again ?? (await receiveNew(db, ctx, device, [change], dataDir))[0]!);
+        results.push(again ?? (await receiveNew(db, ctx, device, [change], storage))[0]!);
       } catch (inner) {
         if (!isDuplicate(inner)) throw inner;
         results.push((await storedOutcomes(db, [change.change_id], device)).get(change.change_id)!);

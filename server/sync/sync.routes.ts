@@ -20,10 +20,10 @@ const fileGid = (gid: string | undefined): string => {
   return gid;
 };
 
-export function syncRoutes({ db, config, requireAdmin, requireUser, onClose }: Deps): Router {
+export function syncRoutes({ db, config, storage, requireAdmin, requireUser, onClose }: Deps): Router {
   const router = new Router();
   const device = requireDevice(db);
-  const branch = new BranchSync(db, config.dataDir, config.syncIntervalSeconds);
+  const branch = new BranchSync(db, config.dataDir, config.syncIntervalSeconds, storage);
   void branch.start();
   onClose(() => branch.stop());
 
@@ -48,23 +48,23 @@ export function syncRoutes({ db, config, requireAdmin, requireUser, onClose }: D
   });
   router.post('/sync/push', device, async (ctx) => {
     const { changes } = parseBody(ctx, PushBody);
-    ctx.body = { results: await receivePush(db, ctx, currentDevice(ctx), changes, config.dataDir) };
+    ctx.body = { results: await receivePush(db, ctx, currentDevice(ctx), changes, storage) };
   });
   router.get('/sync/pull', device, async (ctx) => {
     const { cursor, limit } = parseQuery(ctx, PullQuery);
-    const page = await pullPage(db, config.dataDir, cursor, limit);
+    const page = await pullPage(db, storage, cursor, limit);
     await touchDevice(db, currentDevice(ctx).id, { last_pull_at: now(), last_pull_cursor: page.cursor });
     ctx.body = page;
   });
   router.get('/sync/files/:gid', device, async (ctx) => {
-    await serveFile(ctx, db, config.dataDir, fileGid(ctx.params.gid));
+    await serveFile(ctx, db, storage, fileGid(ctx.params.gid));
   });
   // Files of the media a branch pushes, uploaded first and resumable.
   router.get('/sync/uploads/:gid', device, async (ctx) => {
-    ctx.body = await uploadState(config.dataDir, fileGid(ctx.params.gid));
+    ctx.body = await uploadState(storage, fileGid(ctx.params.gid));
   });
   router.put('/sync/uploads/:gid', device, async (ctx) => {
-    ctx.body = await receiveUpload(ctx, config.dataDir, fileGid(ctx.params.gid));
+    ctx.body = await receiveUpload(ctx, storage, fileGid(ctx.params.gid));
   });
 
   // ---- branch, admin

@@ -1,7 +1,6 @@
 // Central: what branches push besides exam records (docs/sync.md, "Up"): course progress (with its points), the
 // mistake book and study notes (and their deletions), and media suggested at a branch. Each is merged so that
 // receiving it again, or an older state after a newer one, changes nothing.
-import fs from 'node:fs';
 import type { Db } from '../db/knex.js';
 import type { PushedMedia, PushedMistake, PushedMistakeDeletion, PushedNote, PushedNoteDeletion, PushedProgress, PushResult } from '../../contract/sync.js';
 import { PointRules } from '../../contract/learning.js';
@@ -9,16 +8,17 @@ import { now } from '../db/time.js';
 import { parseJson, toBool } from '../db/rows.js';
 import { awardPoints } from '../learning/points.service.js';
 import { bindTable, gidMap } from './entities.js';
-import { sha256Of } from './files.central.js';
 import { stagedUpload } from './uploads.central.js';
-import { keepFile, mediaDirs } from '../media/media.storage.js';
+import { newStorageKey } from '../media/media.storage.js';
+import type { Readable } from 'node:stream';
+import { keys, sha256Tap, type Storage } from '../storage/index.js';
 import { extensionOf, mimeTypeOf } from '../media/media.names.js';
 import { notify } from '../notifications/notifications.service.js';
 import { materialSuggested } from '../notifications/messages.js';
 
 export interface UpContext {
   db: Db;
-  dataDir: string;
+  storage: Storage;
 }
 
 interface Change<T> {
@@ -185,7 +185,15 @@ async function receiveMistakeDeletions({ db }: UpContext, changes: Change<Pushed
 
 // ---- media suggested at a branch: pending central audit, its file uploaded first and verified here
 
-async function receiveMedia({ db, dataDir }: UpContext, changes: Change<PushedMedia>[]): Promise<PushResult[]> {
+/** Stores the stream under key and returns its sha256. */
+async function storeHashed(storage: Storage, key: string, input: Readable, size: number): Promise<string> {
+  const tap = sha256Tap();
+  input.on('error', (err) => tap.stream.destroy(err));
+  await storage.put(key, input.pipe(tap.stream), { size });
+  return tap.digest();
+}
+
+async function receiveMedia({ db, storage }: UpContext, changes: Change<PushedMedia>[]): Promise<PushResult[]> {
   const results: PushResult[] = [];
   for (const { change_id, data } of changes) {
     const uploader = (await db('users').where({ gid: data.user_gid }).first('id', 'username', 'full_name')) as { id: number; username: string; full_name: string } | undefined;
@@ -197,18 +205,21 @@ async function receiveMedia({ db, dataDir }: UpContext, changes: Change<PushedMe
       results.push(accepted(change_id));
       continue;
     }
-    const staged = stagedUpload(dataDir, data.gid);
-    const size = fs.existsSync(staged) ? fs.statSync(staged).size : -1;
-    if (size !== data.size || (await sha256Of(staged)) !== data.sha256) {
+    const staged = await stagedUpload(storage, data.gid);
+    // Stored under its media key while its sha256 is computed (one pass over the bytes), removed again if it differs.
+    const storageKey = newStorageKey();
+    const hashed = staged.size === data.size ? await storeHashed(storage, keys.media(storageKey), staged.read(), data.size) : undefined;
+    if (hashed !== data.sha256) {
       // Uploaded again from the start before the next push.
-      fs.rmSync(staged, { force: true });
+      if (hashed) await storage.delete(keys.media(storageKey));
+      await staged.discard();
       results.push({ change_id, outcome: 'retry', reason: `the file of media ${data.gid} was not uploaded completely or does not match its sha256` });
       continue;
     }
+    await staged.discard();
     const table = bindTable(data.bind_type);
     const bindId = table && data.bind_gid ? ((await ids(db, table, [data.bind_gid])).get(data.bind_gid) ?? null) : null;
     const fileExt = extensionOf(data.filename);
-    const storageKey = await keepFile(mediaDirs(dataDir), staged);
     const stamp = now();
     const [inserted] = await db('media_files')
       .insert({

@@ -24,7 +24,7 @@ describe('health and readiness', () => {
     assert.deepEqual(await health.json(), { status: 'ok', service: 'trainbench', version: '1.3.0' });
     const ready = await fetch(`${ts.url}/api/health/ready`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: 'ready', checks: { database: 'ok' } });
+    assert.deepEqual(await ready.json(), { status: 'ready', checks: { database: 'ok', storage: 'ok' } });
   });
 
   test('/api/health/ready is 503 naming the database when it cannot be reached', async () => {

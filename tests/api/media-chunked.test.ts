@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { acceptChunk, sweepUploads } from '../../server/media/media.chunked.js';
-import { mediaDirs, storedFilePath } from '../../server/media/media.storage.js';
+import { mediaDirs } from '../../server/media/media.storage.js';
+import { mediaStore } from '../../server/media/media.store.js';
+import { LocalStorage, keys } from '../../server/storage/index.js';
 import { cachedBytes, takesDirectWrites } from '../support/page-cache.js';
 import { CHUNK, approve, downloadSha256, filesUnder, sendChunk, sha256 } from './media-fixtures.js';
 
@@ -196,7 +198,7 @@ describe('media: chunked upload', () => {
     const employeeUser = (await s.api.get('/api/auth/me', as(employee.token))).body.data;
     const temp = path.join(mediaDirs(s.dataDir).incoming, 'direct-test.chunk');
     await fs.writeFile(temp, chunkOf(data, 0));
-    const accepted = await acceptChunk(s.server.db, mediaDirs(s.dataDir), employeeUser, upload_id, 0, { size: CHUNK, source: { kind: 'file', path: temp } });
+    const accepted = await acceptChunk(s.server.db, mediaStore(new LocalStorage(s.dataDir), s.dataDir), employeeUser, upload_id, 0, { size: CHUNK, source: { kind: 'file', path: temp } });
     assert.deepEqual([accepted.chunk_index, accepted.received_count], [0, 1]);
     await fs.rm(temp);
     await sendAll(upload_id, data, [1]);
@@ -213,7 +215,7 @@ describe('media: chunked upload', () => {
     const done = await s.api.post(COMPLETE, { token: employee.token, body: { upload_id } });
     assert.equal(done.status, 201, done.text);
     const { storage_key } = await s.server.db('media_files').where({ id: done.body.data.id }).first();
-    const cached = await cachedBytes(storedFilePath(mediaDirs(s.dataDir), storage_key));
+    const cached = await cachedBytes(new LocalStorage(s.dataDir).pathOf(keys.media(storage_key)));
     assert.ok(cached <= 4096, `${cached} bytes of the file are cached`);
     assert.deepEqual(await servedSha256(done.body.data.id), { sha256: sha256(data), bytes: data.length });
   });
@@ -320,7 +322,7 @@ describe('media: chunked upload', () => {
       const gone = await s.api.get(`/api/media/upload/${stale.upload_id}`, as(employee.token));
       assert.equal(gone.status, 404);
       assert.equal((await sendChunk(s.api, employee.token, stale.upload_id, 0, data)).status, 404);
-      assert.equal(await sweepUploads(s.server.db, dirs), 1, 'the sweep removes the other expired session');
+      assert.equal(await sweepUploads(s.server.db, mediaStore(new LocalStorage(s.dataDir), s.dataDir)), 1, 'the sweep removes the other expired session');
       const folders = await fs.readdir(dirs.chunks);
       assert.ok(folders.includes(fresh.upload_id), 'the live session keeps its chunks');
       assert.ok(!folders.includes(stale.upload_id) && !folders.includes(swept.upload_id), 'expired chunks removed');

@@ -245,7 +245,7 @@ describe('media: direct upload, audit, preview, files, extraction', () => {
       assert.equal(res.headers.get('content-type'), 'video/mp4');
       assert.equal(res.headers.get('accept-ranges'), 'bytes');
       assert.equal(res.headers.get('content-length'), '1000');
-      assert.match(res.headers.get('content-disposition') ?? '', /^inline; filename="clip one.mp4"; filename\*=UTF-8''clip%20one.mp4$/);
+      assert.equal(res.headers.get('content-disposition'), 'inline; filename="clip one.mp4"');
       assert.equal(sha256(new Uint8Array(await res.arrayBuffer())), sha256(content));
     });
 

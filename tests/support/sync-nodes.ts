@@ -25,7 +25,7 @@ export interface Node {
 }
 
 /** A server process on a fresh DATA_DIR; `postgres` puts its database in a schema of its own. */
-export async function startNode(options: { postgres: boolean }): Promise<Node> {
+export async function startNode(options: { postgres: boolean; env?: Record<string, string> }): Promise<Node> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-sync-'));
   const schema = options.postgres ? `tb_sync_${crypto.randomBytes(5).toString('hex')}` : undefined;
   const env: Record<string, string> = {
@@ -36,6 +36,7 @@ export async function startNode(options: { postgres: boolean }): Promise<Node> {
     SYNC_INTERVAL_SECONDS: '3600',
     KNOWLEDGE_DIR: path.join(dataDir, 'knowledge'),
     ...(schema ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : {}),
+    ...options.env,
   };
   let cli: StartedCli | undefined;
   let db: Knex | undefined;

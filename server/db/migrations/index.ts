@@ -14,6 +14,7 @@ import * as sync from './014_sync.js';
 import * as coaching from './015_coaching.js';
 import * as syncMore from './016_sync_more.js';
 import * as cluster from './018_cluster.js';
+import * as storage from './017_storage.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015_coaching': coaching,
   '016_sync_more': syncMore,
   '018_cluster': cluster,
+  '017_storage': storage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,7 +11,9 @@ import { configChanged } from '../../system/config.service.js';
 import { routesChanged } from '../../ai/model-routes.repository.js';
 import { replaceChunks } from '../../knowledge/chunks.js';
 import { CENTRAL_KNOWLEDGE_PREFIX } from '../../knowledge/sources.repository.js';
-import { mediaDirs, newStorageKey, storedFilePath } from '../../media/media.storage.js';
+import { newStorageKey } from '../../media/media.storage.js';
+import { keys } from '../../storage/index.js';
+import type { BranchFiles } from './files.js';
 import { bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
@@ -44,7 +46,7 @@ interface BranchHooks {
   /** Columns of the local row (undefined: the row is not kept, e.g. a notification of a user the branch lacks). */
   local?: (db: Db, row: Row, data: Row, existing: Row | undefined) => Promise<Row | undefined>;
   after?: (db: Db, id: number, data: Row) => Promise<void>;
-  beforeDelete?: (db: Db, dataDir: string, id: number) => Promise<void>;
+  beforeDelete?: (db: Db, files: BranchFiles, id: number) => Promise<void>;
   /** A row a delete leaves alone. */
   keep?: (row: Row) => boolean;
   /** For a kept row: what the delete's state (hiddenState at central) changes in it. */
@@ -74,15 +76,15 @@ const writeChunks = (sourceType: 'media' | 'knowledge', titleField: string) => a
   if (sourceType === 'media') await db('media_files').where({ id }).update({ extraction_state: 'done', extraction_stage: 'done', extraction_progress: 100, extraction_chunks: count, extraction_error: null });
 };
 
-const dropChunks = (sourceType: 'media' | 'knowledge') => (db: Db, _dataDir: string, id: number) =>
+const dropChunks = (sourceType: 'media' | 'knowledge') => (db: Db, _files: BranchFiles, id: number) =>
   replaceChunks(db, { source_type: sourceType, source_id: id, title: '' }, []).then(() => undefined);
 
-async function removeMediaFile(db: Db, dataDir: string, id: number): Promise<void> {
+async function removeMediaFile(db: Db, files: BranchFiles, id: number): Promise<void> {
   const row = (await db('media_files').where({ id }).first('storage_key', 'gid')) as { storage_key: string; gid: string };
-  await dropChunks('media')(db, dataDir, id);
+  await dropChunks('media')(db, files, id);
   await db('sync_files').where({ gid: row.gid }).delete();
-  await fs.rm(storedFilePath(mediaDirs(dataDir), row.storage_key), { force: true });
-  await fs.rm(partFile(dataDir, row.gid), { force: true });
+  await files.storage.delete(keys.media(row.storage_key));
+  await fs.rm(partFile(files.dataDir, row.gid), { force: true });
 }
 
 async function notificationRow(db: Db, row: Row, data: Row, existing: Row | undefined): Promise<Row | undefined> {
@@ -127,7 +129,7 @@ const HOOKS: Record<string, BranchHooks> = {
   notification: { local: notificationRow },
 };
 
-async function applyDelete(db: Db, dataDir: string, def: EntityDef, gid: string, gone: Row | null): Promise<void> {
+async function applyDelete(db: Db, files: BranchFiles, def: EntityDef, gid: string, gone: Row | null): Promise<void> {
   const hooks = HOOKS[def.entity];
   const existing = (await db(def.table).where({ gid }).first()) as Row | undefined;
   if (!existing) return;
@@ -136,7 +138,7 @@ async function applyDelete(db: Db, dataDir: string, def: EntityDef, gid: string,
     if (changes) await db(def.table).where({ gid }).update({ ...changes, updated_at: now() });
     return;
   }
-  await hooks?.beforeDelete?.(db, dataDir, Number(existing.id));
+  await hooks?.beforeDelete?.(db, files, Number(existing.id));
   if (def.onDelete === 'delete') await db(def.table).where({ gid }).delete();
   else await db(def.table).where({ gid }).update(def.onDelete.set);
 }
@@ -161,14 +163,14 @@ async function applyUpsert(db: Db, def: EntityDef, change: PulledChange): Promis
 }
 
 /** Applies the changes and stores the cursor in one transaction; returns how many changes were applied. */
-export async function applyPage(db: Knex, dataDir: string, changes: PulledChange[], cursor: string): Promise<number> {
+export async function applyPage(db: Knex, files: BranchFiles, changes: PulledChange[], cursor: string): Promise<number> {
   let applied = 0;
   await db.transaction(async (trx) => {
     for (const change of changes) {
       const def = entityDef(change.entity);
       if (change.entity === PARAMETERS_ENTITY && change.data) await applyParameters(trx, change.data);
       else if (!def) continue;
-      else if (change.op === 'delete' || !change.data) await applyDelete(trx, dataDir, def, change.gid, change.op === 'delete' ? change.data : null);
+      else if (change.op === 'delete' || !change.data) await applyDelete(trx, files, def, change.gid, change.op === 'delete' ? change.data : null);
       else await applyUpsert(trx, def, change);
       applied++;
     }

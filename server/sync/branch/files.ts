@@ -6,10 +6,16 @@ import path from 'node:path';
 import type { Db } from '../../db/knex.js';
 import { now } from '../../db/time.js';
 import { mkdirPrivate } from '../../data-dir.js';
-import { mediaDirs, storedFilePath, ensureMediaDirs } from '../../media/media.storage.js';
+import { keys, type Storage } from '../../storage/index.js';
 import { catalogChanged } from '../../db/catalog-cache.js';
 import { CentralError, type Central } from './central-client.js';
 import { Downloader, type Downloaded } from './downloader.js';
+
+/** Partial downloads stay in this laptop's DATA_DIR/sync; finished files go into the storage. */
+export interface BranchFiles {
+  dataDir: string;
+  storage: Storage;
+}
 
 export const partFile = (dataDir: string, gid: string): string => path.join(dataDir, 'sync', `${gid}.part`);
 
@@ -31,7 +37,7 @@ const sizeOnDisk = (file: string): number => {
 };
 
 /** Downloads what is missing of one file; true when it is complete and verified, false when central no longer has it. */
-async function download(db: Db, downloader: Downloader, central: Central, dataDir: string, file: Wanted, progress: Progress): Promise<boolean> {
+async function download(db: Db, downloader: Downloader, central: Central, { dataDir, storage }: BranchFiles, file: Wanted, progress: Progress): Promise<boolean> {
   const part = partFile(dataDir, file.gid);
   let have = sizeOnDisk(part);
   if (have > file.size) {
@@ -54,9 +60,7 @@ async function download(db: Db, downloader: Downloader, central: Central, dataDi
   }
   const row = (await db('media_files').where({ gid: file.gid }).first('storage_key')) as { storage_key: string } | undefined;
   if (!row) return false;
-  const dirs = mediaDirs(dataDir);
-  await ensureMediaDirs(dirs);
-  fs.renameSync(part, storedFilePath(dirs, row.storage_key));
+  await storage.putFile(keys.media(row.storage_key), part, { move: true });
   await db.transaction(async (trx) => {
     await trx('media_files').where({ gid: file.gid }).update({ status: 'approved' });
     await trx('sync_files').where({ gid: file.gid }).update({ received: file.size, done_at: now(), last_error: null, updated_at: now() });
@@ -66,8 +70,8 @@ async function download(db: Db, downloader: Downloader, central: Central, dataDi
 }
 
 /** Downloads every file waiting, one after another; returns how many were completed. */
-export async function downloadFiles(db: Db, central: Central, dataDir: string, progress: Progress): Promise<number> {
-  await mkdirPrivate(path.join(dataDir, 'sync'));
+export async function downloadFiles(db: Db, central: Central, files: BranchFiles, progress: Progress): Promise<number> {
+  await mkdirPrivate(path.join(files.dataDir, 'sync'));
   const waiting = (await db('sync_files').whereNull('done_at').orderBy('updated_at')) as Wanted[];
   if (!waiting.length) return 0;
   const downloader = new Downloader();
@@ -75,7 +79,7 @@ export async function downloadFiles(db: Db, central: Central, dataDir: string, p
   try {
     for (const file of waiting) {
       try {
-        if (await download(db, downloader, central, dataDir, { ...file, size: Number(file.size) }, progress)) done++;
+        if (await download(db, downloader, central, files, { ...file, size: Number(file.size) }, progress)) done++;
         else await db('sync_files').where({ gid: file.gid }).delete();
       } finally {
         progress.delete(file.gid);

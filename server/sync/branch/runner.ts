@@ -1,5 +1,7 @@
 // Branch: one sync run (push, pull, files), one at a time, and the periodic schedule with backoff while the central
 // server does not answer (docs/sync.md, "Schedule and status").
+import type { Storage } from '../../storage/index.js';
+import type { BranchFiles } from './files.js';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { PulledChange, SyncIndicator, SyncRunSummary, SyncState, SyncStatus } from '../../../contract/sync.js';
@@ -41,9 +43,15 @@ export class BranchSync {
 
   constructor(
     private readonly db: Knex,
-    private readonly dataDir: string,
+    dataDir: string,
     private readonly intervalS = DEFAULT_INTERVAL_S,
-  ) {}
+    storage: Storage,
+  ) {
+    this.files = { dataDir, storage };
+  }
+
+  /** DATA_DIR (for partial downloads) and the storage the media are kept in. */
+  private readonly files: BranchFiles;
 
   /** Starts the schedule when the branch is enrolled. */
   async start(): Promise<void> {
@@ -126,7 +134,7 @@ export class BranchSync {
     this.state = 'running';
     clearTimeout(this.timer);
     try {
-      const summary = { ...(await this.push(e)), ...(await this.pull(e)), files: await downloadFiles(this.db, centralOf(e), this.dataDir, this.progress) };
+      const summary = { ...(await this.push(e)), ...(await this.pull(e)), files: await downloadFiles(this.db, centralOf(e), this.files, this.progress) };
       await updateEnrolment(this.db, { last_success_at: now(), last_error: null });
       this.state = 'idle';
       this.failures = 0;
@@ -144,7 +152,7 @@ export class BranchSync {
 
   private async push(e: Enrolled): Promise<{ pushed: number; conflicts: number }> {
     await enqueueAll(this.db, e.device_gid);
-    await uploadMediaFiles(this.db, centralOf(e), this.dataDir);
+    await uploadMediaFiles(this.db, centralOf(e), this.files.storage);
     let pushed = 0;
     let conflicts = 0;
     // The next batch is read and built while the central server stores the current one.
@@ -170,7 +178,7 @@ export class BranchSync {
       if (page.more && (!page.changes.length || page.cursor === cursor)) {
         throw new CentralError('The central server says more changes wait but sent none, or did not move on: is the URL right?', false);
       }
-      pulled += await applyPulledPage(this.db, this.dataDir, page.changes, page.cursor);
+      pulled += await applyPulledPage(this.db, this.files, page.changes, page.cursor);
       cursor = page.cursor;
       this.pendingDown = page.remaining;
       if (!page.more) return { pulled };
@@ -190,9 +198,9 @@ export class BranchSync {
  * Applies a pulled page; one whose changes cannot be stored here is refused whole (its transaction rolls back) and
  * reported in plain words, not as the database's error.
  */
-async function applyPulledPage(db: Knex, dataDir: string, changes: PulledChange[], cursor: string): Promise<number> {
+async function applyPulledPage(db: Knex, files: BranchFiles, changes: PulledChange[], cursor: string): Promise<number> {
   try {
-    return await applyPage(db, dataDir, changes, cursor);
+    return await applyPage(db, files, changes, cursor);
   } catch (err) {
     if (err instanceof AppError || err instanceof CentralError) throw err;
     // A driver's message ends with its own reason after the statement ("insert into … - SQLITE_CONSTRAINT: …").

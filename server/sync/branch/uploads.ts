@@ -1,12 +1,11 @@
 // Branch: the files of media uploaded here go up before their media are pushed (docs/sync.md, "Files"): from the
 // byte the central server already has, so a cut upload resumes; the central server checks the sha256 sent with the
 // media against the whole file.
-import fs from 'node:fs';
 import type { Db } from '../../db/knex.js';
 import { now } from '../../db/time.js';
 import { toNumber } from '../../db/rows.js';
-import { mediaDirs, storedFilePath } from '../../media/media.storage.js';
-import { sha256Of } from '../files.central.js';
+import { mediaSha256 } from '../../media/media.hash.js';
+import { keys, type Storage } from '../../storage/index.js';
 import { callCentral, type Central } from './central-client.js';
 import { UploadAnswer } from './answers.js';
 
@@ -19,7 +18,7 @@ interface WaitingMedia {
 }
 
 /** Uploads what the central server lacks of each waiting media's file; returns how many files it completed. */
-export async function uploadMediaFiles(db: Db, central: Central, dataDir: string): Promise<number> {
+export async function uploadMediaFiles(db: Db, central: Central, storage: Storage): Promise<number> {
   const waiting = (await db('sync_outbox as o')
     .join('media_files as m', 'm.id', 'o.row_id')
     .where('o.entity', 'media')
@@ -28,18 +27,18 @@ export async function uploadMediaFiles(db: Db, central: Central, dataDir: string
     .select('o.change_id', 'm.id', 'm.storage_key', 'm.size', 'm.sha256')) as WaitingMedia[];
   let done = 0;
   for (const media of waiting) {
-    const file = storedFilePath(mediaDirs(dataDir), media.storage_key);
+    const key = keys.media(media.storage_key);
     const size = toNumber(media.size);
-    if (!fs.existsSync(file)) {
+    if (!(await storage.stat(key))) {
       await db('sync_outbox').where({ change_id: media.change_id }).update({ sent_at: now(), outcome: 'skipped', reason: 'the file is missing' });
       continue;
     }
-    if (!media.sha256) await db('media_files').where({ id: media.id }).update({ sha256: await sha256Of(file) });
+    await mediaSha256(db, storage, media);
     const path = `/api/sync/uploads/${media.change_id}`;
     const { received } = await callCentral(central, 'GET', path, UploadAnswer);
     if (received >= size) continue;
     await callCentral(central, 'PUT', path, UploadAnswer, undefined, {
-      stream: fs.createReadStream(file, { start: received, highWaterMark: 1024 * 1024 }),
+      stream: await storage.get(key, { start: received, end: size - 1 }),
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(size - received), 'content-range': `bytes ${received}-${size - 1}/${size}` },
     });
     done++;
