@@ -1,13 +1,15 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { AppConfig } from './config.js';
+import { proxyHops, type AppConfig } from './config.js';
+import type { InstallSecrets } from './security/secrets.js';
+import { jobQueueFor, registerJobQueue } from './jobs/index.js';
 import type { Deps } from './context.js';
 import { envelope } from './http/envelope.js';
 import { jsonBody } from './http/json-body.js';
 import { dispatchByFirstSegment } from './http/dispatch.js';
 import { requireRole, requireUser } from './auth/guards.js';
-import { healthRoutes } from './health/health.routes.js';
+import { healthRoutes, type ReadinessCheck } from './health/health.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { systemRoutes } from './system/system.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
@@ -36,6 +38,8 @@ import { createStorage } from './storage/index.js';
 export interface AppOptions {
   db: Knex;
   config: AppConfig;
+  secrets: InstallSecrets;
+  nodeId: string;
 }
 
 /** One route of the API: its path pattern (e.g. `/api/products/:id`) and methods. */
@@ -50,22 +54,38 @@ export interface TrainbenchApp {
   routes: RouteInfo[];
   /** Where the desktop app's update stands (reported by its main process; headless until then). */
   updates: UpdateStatusBoard;
+  /** Readiness turns 503 from now on (SIGTERM: the load balancer stops sending this node requests). */
+  drain(): void;
+  /** Checks of GET /api/health/ready besides the database (the storage layer adds its bucket's). */
+  readinessChecks: Map<string, ReadinessCheck>;
+  /** Starts the background work the domains registered (called once, before listening). */
+  startJobs(): Promise<void>;
   /** Stops what the domains started (timers, background jobs); the database is the caller's. */
   close(): Promise<void>;
 }
 
 const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes, assignmentRoutes];
 
-export function createApp({ db, config }: AppOptions): TrainbenchApp {
-  // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.
-  const app = new Koa({ proxy: !!config.trustProxy });
+export function createApp({ db, config, secrets, nodeId }: AppOptions): TrainbenchApp {
+  // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY): otherwise a client could choose its own address.
+  // Only the entries our proxies appended count (maxIpsCount), so a client's own X-Forwarded-For is never its address.
+  const hops = proxyHops(config.trustProxy);
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const stops: (() => unknown)[] = [];
-  const user = requireUser(db, config.jwtSecret);
+  const user = requireUser(db, secrets.jwtSecret);
   const updates = new UpdateStatusBoard();
+  const log = (err: unknown) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[jobs]', err);
+  };
+  const jobs = jobQueueFor(db, config, log);
+  registerJobQueue(db, jobs);
   const storage = createStorage(config.storage, config.dataDir);
-  const deps: Deps = { db, config, storage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
-  const mounted = [healthRoutes, ...domains.map((domain) => () => domain(deps))].map((make) => {
+  let draining = false;
+  const readinessChecks = new Map<string, ReadinessCheck>();
+  readinessChecks.set('storage', () => storage.check());
+  const mounted = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps))].map((make) => {
     const router = new Router({ prefix: '/api' });
     router.use(make().routes());
     return router;
@@ -87,8 +107,14 @@ export function createApp({ db, config }: AppOptions): TrainbenchApp {
     app,
     routes,
     updates,
+    readinessChecks,
+    drain: () => {
+      draining = true;
+    },
+    startJobs: () => jobs.start(),
     close: async () => {
       for (const stop of stops.splice(0)) await stop();
+      await jobs.stop();
       await storage.close();
     },
   };

@@ -1,16 +1,27 @@
 // `npm run server`: the headless server. Lifecycle lines go to the console and to DATA_DIR/logs/server.log.
 import path from 'node:path';
-import { configFromEnv } from './config.js';
+import { ConfigError, configFromEnv, type AppConfig } from './config.js';
 import { startServer } from './start.js';
 import { captureConsole, consoleLogger, fileLogger, logsDir } from './log/logger.js';
 
-const config = configFromEnv();
+let config: AppConfig;
+try {
+  config = configFromEnv();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  // A bad variable stops the start in one line that names it (no stack trace to read through).
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
 captureConsole(fileLogger(path.join(logsDir(config.dataDir), 'server.log')));
 const server = await startServer(config, { log: consoleLogger });
 
 // Before anything is printed: whoever reads `listening on` may stop the server at once.
-const shutdown = async () => {
-  await server.close();
+// SIGTERM: readiness turns 503, no new connection is taken, running requests and streams get SHUTDOWN_GRACE_SECONDS
+// to finish, background jobs hand their leases back, then the process exits.
+const shutdown = async (signal: NodeJS.Signals) => {
+  console.log(`${signal}: stopping (up to ${config.shutdownGraceSeconds} s for running requests)`);
+  await server.close({ graceMs: config.shutdownGraceSeconds * 1000 });
   process.exit(0);
 };
 process.once('SIGINT', shutdown);

@@ -13,6 +13,10 @@ import { describeUncleanStop, markRunning, markStopped } from './lifecycle.js';
 import { silentLogger, type Logger } from './log/logger.js';
 import { appVersion, type UpdateStatusBoard } from './system/update-status.js';
 import { seedKnowledgeSources } from './knowledge/seed.js';
+import { nodeId } from './node-id.js';
+import { failInterruptedRuns } from './workbench/tasks.repository.js';
+import { startCacheBus } from './db/cache-bus.js';
+import { loadInstallSecrets, secretStoreFor, type InstallSecrets } from './security/secrets.js';
 
 /** Versions for the About dialog and the log. */
 export interface ServerAbout {
@@ -36,8 +40,11 @@ export interface RunningServer {
   about: ServerAbout;
   /** The desktop app's update state, for GET /api/system/update-status. */
   updates: UpdateStatusBoard;
-  /** Stops listening and background work, checkpoints the SQLite write-ahead log and closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops listening and background work, checkpoints the SQLite write-ahead log and closes the database. With
+   * graceMs (SIGTERM), readiness turns 503 and requests and streams already running get up to that long to finish.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -52,19 +59,30 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
   preparePrivateDataDir(config.dataDir, (message) => log.info(message));
   const previous = markRunning(config.dataDir);
   let db: Knex | undefined;
+  let stopCacheBus: (() => Promise<void>) | undefined;
   let started: Awaited<ReturnType<typeof listen>>;
   try {
-    db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+    let prepared: Prepared | undefined;
+    db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }, async (db) => {
+      prepared = {
+        admin: await ensureAdmin(db, config.adminUsername, config.adminPassword),
+        secrets: await loadInstallSecrets(secretStoreFor(db, config.dataDir), config),
+        nodeId: nodeId(config.dataDir),
+      };
+      await failInterruptedRuns(db, prepared.nodeId);
+    });
     if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
+    stopCacheBus = await startCacheBus(db, config.databaseSchema);
     if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
-    started = await listen(db, config);
+    started = await listen(db, config, prepared!);
   } catch (err) {
     // A failed start leaves the clean-stop mark as it found it.
+    await stopCacheBus?.();
     await db?.destroy();
     if (!previous) markStopped(config.dataDir);
     throw err;
   }
-  const { server, closeApp, port, ...rest } = started;
+  const { server, closeApp, drain, inFlight, port, ...rest } = started;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db), decoder: decoderInfo() };
   log.info(
@@ -78,11 +96,20 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
     url: `http://${host}:${port}`,
     recoveredFromUncleanStop: !!previous,
     about,
-    close() {
+    close({ graceMs = 0 } = {}) {
       closing ??= (async () => {
+        drain();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        if (graceMs > 0) {
+          server.closeIdleConnections();
+          const until = Date.now() + graceMs;
+          while (inFlight() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+          if (inFlight() > 0) log.info(`stopping with ${inFlight()} request(s) still running after ${graceMs} ms`);
+        }
         server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closed;
         await closeApp();
+        await stopCacheBus!();
         const { checkpointed } = await closeDatabase(db);
         markStopped(config.dataDir);
         log.info(`server stopped cleanly${isPostgres(db) ? '' : checkpointed ? '; write-ahead log checkpointed' : '; the write-ahead log is folded in at the next start (a reader held it)'}`);
@@ -102,15 +129,34 @@ async function seedShippedKnowledge(shippedDir: string, knowledgeDir: string, lo
   }
 }
 
-/** Makes sure an admin exists, builds the app and listens. */
-async function listen(db: Knex, config: AppConfig) {
-  const admin = await ensureAdmin(db, config.adminUsername, config.adminPassword);
-  const trainbench = createApp({ db, config });
-  const server = http.createServer(trainbench.app.callback());
+/** What the start prepared under the start-up lock. */
+interface Prepared {
+  admin: Awaited<ReturnType<typeof ensureAdmin>>;
+  secrets: InstallSecrets;
+  nodeId: string;
+}
+
+/** Builds the app and listens. */
+async function listen(db: Knex, config: AppConfig, { admin, secrets, nodeId }: Prepared) {
+  const trainbench = createApp({ db, config, secrets, nodeId });
+  const handle = trainbench.app.callback();
+  let running = 0;
+  let draining = false;
+  // Counted so that a SIGTERM can wait for them; once draining, every answer closes its connection.
+  const server = http.createServer((req, res) => {
+    running++;
+    res.once('close', () => {
+      running--;
+      if (draining) server.closeIdleConnections();
+    });
+    if (draining) res.setHeader('connection', 'close');
+    void handle(req, res);
+  });
   // Uploads of up to 200 MB over a slow link must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   try {
+    await trainbench.startJobs();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
@@ -127,5 +173,10 @@ async function listen(db: Knex, config: AppConfig) {
     generatedAdminPassword: admin.generatedPassword,
     updates: trainbench.updates,
     closeApp: trainbench.close,
+    drain: () => {
+      draining = true;
+      trainbench.drain();
+    },
+    inFlight: () => running,
   };
 }

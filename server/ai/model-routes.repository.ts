@@ -44,7 +44,7 @@ function queryRouteRows(db: Db, filter: RouteRowFilter): Promise<ModelRouteRow[]
 type RouteRowFilter = SearchPagingFilter & { kind?: AiRouteKind; enabledOnly?: boolean };
 
 /** The enabled routes of a kind are read before every model call; the writers below clear them. */
-const enabledRoutesCache = perDatabase<ModelRouteRow[]>({ maxBytes: 256 * 1024, ttlMs: 2_000 });
+const enabledRoutesCache = perDatabase<ModelRouteRow[]>({ name: 'model-routes', maxBytes: 256 * 1024, ttlMs: 2_000 });
 
 /** For writers outside this module (routes arriving from the central server). */
 export const routesChanged = (db: Db): void => clearAfterWrite(enabledRoutesCache(db), db);

@@ -9,7 +9,7 @@ import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { signToken } from './tokens.js';
 import { findUserRow, findUserRowByUsername, replacePasswordHash, toUser, updateUserRow } from '../users/users.repository.js';
 import { readConfigValue } from '../system/config.service.js';
-import { checkLocked, clearFailures, recordFailure, throttleKeys } from '../security/throttle.js';
+import { claimLoginAttempt, throttleKeys } from '../security/throttle.js';
 
 const LoginBody = z.object({
   username: z.string().trim().min(1).max(64),
@@ -24,27 +24,27 @@ const MyPreferences = z.strictObject({
 // Verified against when the username is unknown, so both failures take the same time (same profile as new hashes).
 const DUMMY_HASH = '$argon2id$v=19$m=47104,p=1,t=1$x1X2SqVQCi6nh2IzU/EyOw$IDY4Pzmf7UyDChb4U/DUVQLZ1fqV6Wt9U2dpMvbHr8M';
 
-export function authRoutes({ db, config, requireUser }: Deps): Router {
+export function authRoutes({ db, secrets, requireUser }: Deps): Router {
   const router = new Router();
 
   router.post('/auth/login', async (ctx) => {
     const { username, password } = parseBody(ctx, LoginBody);
     const row = await findUserRowByUsername(db, username);
     const keys = throttleKeys(username, ctx.ip, row?.role === 'admin');
-    const counted = await checkLocked(db, ctx, [keys.account, keys.address]);
+    const attempt = await claimLoginAttempt(db, ctx, keys);
     const valid = await verifyPassword(row?.password_hash ?? DUMMY_HASH, password);
     if (!row || !valid) {
-      await recordFailure(db, ctx, keys);
+      await attempt.failed();
       throw unauthorized('Wrong username or password');
     }
-    if (counted.has(keys.account)) await clearFailures(db, keys.account);
+    await attempt.succeeded();
     if (row.status !== 'active') throw new AppError(403, 'account_disabled', 'This account has been disabled');
     // A hash from an earlier profile is replaced while the password is at hand (see passwords.ts).
     if (needsRehash(row.password_hash)) await replacePasswordHash(db, Number(row.id), row.password_hash, await hashPassword(password));
     const minutes = await readConfigValue<number>(db, 'jwt_expire_minutes');
     const expiresIn = minutes * 60;
     const result: LoginResult = {
-      token: signToken(config.jwtSecret, Number(row.id), row.role, expiresIn),
+      token: signToken(secrets.jwtSecret, Number(row.id), row.role, expiresIn),
       expires_in: expiresIn,
       user: { id: Number(row.id), username: row.username, full_name: row.full_name, role: row.role },
     };

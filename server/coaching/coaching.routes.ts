@@ -26,9 +26,9 @@ function clientGone(ctx: Context): AbortSignal {
  * Coaching from customer calls under /api/coaching: reports (the rep's own; every report for admins), the call's
  * audio behind them, the rep's review list, and the review queue of draft questions (admins).
  */
-export function coachingRoutes({ db, config, storage, requireUser, requireAdmin }: Deps): Router {
+export function coachingRoutes({ db, config, storage, secrets, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/coaching' });
-  const links = new RecordingLinks(config.jwtSecret);
+  const links = new RecordingLinks(secrets.urlSigningSecret);
   const reader = (ctx: Context): Reader => currentUser(ctx);
 
   router.post('/calls', requireUser, async (ctx) => {

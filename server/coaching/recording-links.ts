@@ -16,8 +16,8 @@ export interface RecordingLink {
 export class RecordingLinks {
   private readonly signer: UrlSigner;
 
-  constructor(jwtSecret: string) {
-    this.signer = new UrlSigner(jwtSecret, 'trainbench coaching recording url v1', RECORDING_TOKEN_TTL_SECONDS);
+  constructor(secret: string) {
+    this.signer = new UrlSigner(secret, 'trainbench coaching recording url v1', RECORDING_TOKEN_TTL_SECONDS);
   }
 
   sign(reportId: number, readerId: number, nowMs = Date.now()): RecordingLink {

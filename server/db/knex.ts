@@ -1,6 +1,7 @@
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
+import { withStartupLock } from './startup-lock.js';
 import { PreparedSqlite3Client } from './sqlite-client.js';
 import { keepFilePrivate, mkdirPrivateSync } from '../data-dir.js';
 
@@ -97,14 +98,25 @@ async function migrationsUpToDate(db: Knex): Promise<boolean> {
   return done.length === names.length && recorded.size === names.length && names.every((name) => recorded.has(name));
 }
 
-export async function openDatabase(options: DatabaseOptions): Promise<Knex> {
+/**
+ * Opens the database and brings it up to date; `prepare` (the first admin, the install's secrets) runs next, under the
+ * same start-up lock on PostgreSQL (startup-lock.ts), so any number of nodes may start together on an empty one.
+ */
+export async function openDatabase(options: DatabaseOptions, prepare?: (db: Knex) => Promise<void>): Promise<Knex> {
   const pg = !!options.url && /^postgres(ql)?:\/\//.test(options.url);
-  if (pg && options.schema) {
-    const admin = knexFactory({ client: 'pg', connection: options.url });
-    await admin.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.schema]);
-    await admin.destroy();
-  }
   const db = knexFactory(pg ? postgresConfig(options.url!, options.schema) : sqliteConfig(options.dataDir));
-  if (!(await migrationsUpToDate(db))) await db.migrate.latest({ migrationSource });
+  try {
+    const ready = !prepare && (await migrationsUpToDate(db));
+    if (!ready) {
+      await withStartupLock(pg ? options.url : undefined, options.schema, async () => {
+        if (pg && options.schema) await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.schema]);
+        if (!(await migrationsUpToDate(db))) await db.migrate.latest({ migrationSource });
+        await prepare?.(db);
+      });
+    }
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
   return db;
 }

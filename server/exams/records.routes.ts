@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
-import { sendRaw } from '../http/envelope.js';
+import { bufferSource, sendDownload, sendFile } from '../http/file-response.js';
 import { parseId, parseQuery } from '../http/validate.js';
 import { AdminRecordQuery, ExportQuery, StatsQuery } from './exams.schema.js';
 import { exportFileName, exportRecords } from './records.export.js';
@@ -30,10 +30,7 @@ export function recordRoutes({ db, requireUser }: Deps): Router {
   router.get('/certificates/:id/pdf', requireUser, async (ctx) => {
     const cert = await visibleCertificate(db, currentUser(ctx), parseId(ctx.params.id, 'Certificate'));
     const pdf = await renderCertificatePdf(cert);
-    sendRaw(ctx);
-    ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `attachment; filename="certificate-${cert.certificate_no}.pdf"`);
-    ctx.body = pdf;
+    await sendFile(ctx, bufferSource(pdf), { filename: `certificate-${cert.certificate_no}.pdf`, mimeType: 'application/pdf', disposition: 'attachment', cacheControl: 'no-store' });
   });
 
   return router;
@@ -47,10 +44,7 @@ export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
   });
   router.get('/export', ...requireAdmin, async (ctx) => {
     const stream = await exportRecords(db, parseQuery(ctx, ExportQuery));
-    sendRaw(ctx);
-    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    ctx.set('Content-Disposition', `attachment; filename="${exportFileName()}"`);
-    ctx.body = stream;
+    sendDownload(ctx, stream, { filename: exportFileName(), mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
   });
   router.get('/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.id));

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/knex.js';
+import { lockForTransaction } from '../db/locks.js';
 import { jsonRows, returnedRows, type Columns } from '../db/json-rows.js';
 import type { OpenSession, SessionKind } from '../../contract/exams.js';
 import { parseJson, toBool, toNullableNumber, toNumber } from '../db/rows.js';
@@ -80,7 +81,11 @@ export async function findSessions(db: Db, ids: string[]): Promise<(ExamSession 
   return ids.map((id) => byId.get(id));
 }
 
-export async function insertSession(db: Db, session: NewSession, startedAt: Date): Promise<ExamSession> {
+/**
+ * Inserts the session; with maxAttempts, only while the user has started the paper fewer times than that, checked
+ * in the same transaction as the insert (null: the attempts are used, even by a start on another node a moment ago).
+ */
+export async function insertSession(db: Db, session: NewSession, startedAt: Date, maxAttempts?: number | null): Promise<ExamSession | null> {
   const row: SessionRow = {
     ...session,
     id: crypto.randomUUID(),
@@ -94,8 +99,17 @@ export async function insertSession(db: Db, session: NewSession, startedAt: Date
     passed: null,
     result: null,
   };
-  await db('exam_sessions').insert(row);
-  return toSession(row);
+  if (maxAttempts == null || session.paper_id === null) {
+    await db('exam_sessions').insert(row);
+    return toSession(row);
+  }
+  const paperId = session.paper_id;
+  return db.transaction(async (trx) => {
+    await lockForTransaction(trx, `exam attempts ${session.user_id} ${paperId}`);
+    if ((await countStarts(trx, session.user_id, paperId)) >= maxAttempts) return null;
+    await trx('exam_sessions').insert(row);
+    return toSession(row);
+  });
 }
 
 /** The session if it exists and belongs to the user; someone else's session is reported exactly like a missing one. */

@@ -78,11 +78,14 @@ function started(session: ExamSession, questions: IssuedQuestion[]): StartedExam
   };
 }
 
+const attemptsExhausted = (max: number) => new AppError(409, ExamErrorCode.attemptsExhausted, `All ${max} attempts of this exam are used`);
+
 /** Freezes the answer key of the drawn questions into a new session and issues them without answers. */
-export async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[], shuffleOptions = false): Promise<StartedExam> {
+export async function openSession(db: Db, fields: Omit<NewSession, 'questions'>, rows: QuestionRow[], shuffleOptions = false, maxAttempts: number | null = null): Promise<StartedExam> {
   const questions = rows.map(toQuestion);
   const keys = questions.map(keyed).map((q) => (shuffleOptions ? withShownOrder(q) : q));
-  const session = await insertSession(db, { ...fields, questions: keys }, new Date());
+  const session = await insertSession(db, { ...fields, questions: keys }, new Date(), maxAttempts);
+  if (!session) throw attemptsExhausted(maxAttempts!);
   return started(session, questions.map((q, i) => issued(q, i, keys[i]!.shown)));
 }
 
@@ -91,9 +94,7 @@ export async function startExam(db: Db, user: User, paperId: number): Promise<St
   if (!row || row.status !== 'active') throw notFound('Exam');
   const paper = toPaper(row);
   assertWithinWindow(paper, new Date());
-  if (paper.max_attempts !== null && (await countStarts(db, user.id, paper.id)) >= paper.max_attempts) {
-    throw new AppError(409, ExamErrorCode.attemptsExhausted, `All ${paper.max_attempts} attempts of this exam are used`);
-  }
+  if (paper.max_attempts !== null && (await countStarts(db, user.id, paper.id)) >= paper.max_attempts) throw attemptsExhausted(paper.max_attempts);
   // A bank with fewer active questions than question_count gives them all; grading shares total_score among them.
   const rows = await drawQuestionRows(db, paper.domain, paper.question_count, paper.randomize);
   if (!rows.length) {
@@ -103,7 +104,7 @@ export async function startExam(db: Db, user: User, paperId: number): Promise<St
     });
   }
   const { id, name, type, total_score, pass_score, duration_minutes } = paper;
-  return openSession(db, { kind: type, paper_id: id, user_id: user.id, exam_name: name, total_score, pass_score, duration_minutes }, rows, paper.shuffle_options);
+  return openSession(db, { kind: type, paper_id: id, user_id: user.id, exam_name: name, total_score, pass_score, duration_minutes }, rows, paper.shuffle_options, paper.max_attempts);
 }
 
 const shuffle = <T>(items: T[]): T[] => {

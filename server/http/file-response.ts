@@ -88,6 +88,30 @@ function wantedRange(ctx: Context, size: number, etag: string | undefined, mtime
   return { start: parsed[0]!.start, end: parsed[0]!.end };
 }
 
+type Described = Pick<SendFileOptions, 'filename' | 'mimeType' | 'disposition' | 'cacheControl' | 'headers'>;
+
+function fileHeaders(ctx: Context, options: Described): void {
+  sendRaw(ctx);
+  // Content-Disposition with an ASCII filename and, for any other name, filename* in UTF-8 (RFC 6266); it also sets
+  // a type from the name, replaced below by the one given.
+  ctx.attachment(options.filename, { type: options.disposition ?? 'inline' });
+  ctx.set({
+    'Cache-Control': options.cacheControl ?? 'private, max-age=3600',
+    'X-Content-Type-Options': 'nosniff',
+    // An uploaded HTML or SVG file opened from this origin must not run scripts.
+    'Content-Security-Policy': 'sandbox',
+    ...options.headers,
+  });
+  ctx.type = options.mimeType;
+  ctx.status = 200;
+}
+
+/** A download made for this request whose length is not known in advance (an Excel export streamed as written). */
+export function sendDownload(ctx: Context, body: Readable | Buffer, options: Omit<Described, 'disposition'>): void {
+  fileHeaders(ctx, { cacheControl: 'no-store', ...options, disposition: 'attachment' });
+  ctx.body = body;
+}
+
 /**
  * RFC 9110 13.1.2-3, as an origin server evaluates them. Not Koa's ctx.fresh: that treats a request's
  * `Cache-Control: no-cache` as "send it all", and fetch() adds that header to every conditional request.
@@ -112,20 +136,9 @@ export async function sendFile(ctx: Context, source: FileSource, options: SendFi
     ctx.set('Content-Range', `bytes */${source.size}`);
     throw new AppError(416, options.rangeErrorCode ?? 'range_not_satisfiable', `The range ${ctx.get('range')} is outside the file's ${source.size} bytes`, { size: source.size });
   }
-  sendRaw(ctx);
-  // Sets Content-Disposition (and a type from the name, replaced below by the stored one).
-  ctx.attachment(options.filename, { type: options.disposition ?? 'inline' });
-  ctx.set({
-    'Cache-Control': options.cacheControl ?? 'private, max-age=3600',
-    'X-Content-Type-Options': 'nosniff',
-    // An uploaded HTML or SVG file opened from this origin must not run scripts.
-    'Content-Security-Policy': 'sandbox',
-    ...options.headers,
-  });
+  fileHeaders(ctx, options);
   if (etag) ctx.set('ETag', quoted(etag));
   if (source.mtime) ctx.lastModified = source.mtime;
-  ctx.type = options.mimeType;
-  ctx.status = 200;
   // If-None-Match (or If-Modified-Since) naming these bytes: 304 without a body.
   if ((ctx.method === 'GET' || ctx.method === 'HEAD') && notModified(ctx, etag, source.mtime)) {
     ctx.status = 304;

@@ -1,5 +1,5 @@
 // Short-lived signed URLs for what a browser fetches without the Bearer header (<img>, <video>, <audio>): the token
-// is `<expiry>.<HMAC over (subject, expiry)>`, keyed by a key derived from the install's JWT secret for one purpose,
+// is `<expiry>.<HMAC over (subject, expiry)>`, keyed by a key derived from the install's URL signing secret for one purpose,
 // so a token of one kind can never pass as another, nor as a JWT.
 import crypto from 'node:crypto';
 
@@ -9,11 +9,11 @@ export class UrlSigner {
   private readonly key: Buffer;
 
   constructor(
-    jwtSecret: string,
+    secret: string,
     purpose: string,
     readonly ttlSeconds: number,
   ) {
-    this.key = crypto.createHmac('sha256', jwtSecret).update(purpose).digest();
+    this.key = crypto.createHmac('sha256', secret).update(purpose).digest();
   }
 
   private mac(subject: string, expires: number): string {

@@ -5,17 +5,16 @@ import { currentUser } from '../auth/guards.js';
 import { localFileSource, sendFile } from '../http/file-response.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { parseBody } from '../http/validate.js';
-import { installSigner } from './signing.js';
 import { buildPack } from './packs.export.js';
 import { importPack, MAX_PACK_BYTES } from './packs.import.js';
 import { ExportBody } from './packs.schema.js';
 import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
 
 /** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
-export function knowledgePackRoutes({ db, config, storage, requireAdmin }: Deps): Router {
+export function knowledgePackRoutes({ db, config, storage, secrets, requireAdmin }: Deps): Router {
   const dirs = packDirs(config.dataDir);
   preparePackDirs(dirs);
-  const signer = installSigner(config.dataDir);
+  const signer = secrets.packSigner;
   const router = new Router({ prefix: '/knowledge-packs' });
 
   router.get('/key', ...requireAdmin, (ctx) => {

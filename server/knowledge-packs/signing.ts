@@ -14,22 +14,26 @@ export interface PackSigner {
 export const fingerprintOf = (publicKey: string): string =>
   crypto.createHash('sha256').update(Buffer.from(publicKey, 'base64')).digest('hex').slice(0, 32);
 
-export function installSigner(dataDir: string): PackSigner {
-  const file = path.join(dataDir, 'pack-signing-key.pem');
-  let privateKey: crypto.KeyObject;
-  if (fs.existsSync(file)) {
-    privateKey = crypto.createPrivateKey(fs.readFileSync(file, 'utf8'));
-  } else {
-    mkdirPrivateSync(dataDir);
-    privateKey = crypto.generateKeyPairSync('ed25519').privateKey;
-    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: PRIVATE_FILE_MODE });
-  }
+/** A signer from an ed25519 private key in PKCS#8 PEM (server/security/secrets.ts keeps the install's). */
+export function packSignerFromPem(pem: string): PackSigner {
+  const privateKey = crypto.createPrivateKey(pem);
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('the pack signing key must be an ed25519 key');
   const publicKey = (crypto.createPublicKey(privateKey).export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
   return {
     publicKey,
     fingerprint: fingerprintOf(publicKey),
     sign: (data) => crypto.sign(null, data, privateKey).toString('base64'),
   };
+}
+
+/** A key pair kept in dir/pack-signing-key.pem (tests sign packs as another install with it). */
+export function installSigner(dataDir: string): PackSigner {
+  const file = path.join(dataDir, 'pack-signing-key.pem');
+  if (!fs.existsSync(file)) {
+    mkdirPrivateSync(dataDir);
+    fs.writeFileSync(file, crypto.generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: PRIVATE_FILE_MODE });
+  }
+  return packSignerFromPem(fs.readFileSync(file, 'utf8'));
 }
 
 /** True only for a well-formed ed25519 key whose signature over data verifies. */

@@ -107,7 +107,7 @@ async function searchLoose(db: Db, terms: QueryTerm[], limit: number): Promise<C
  * Searches are read far more often than chunks change (the coach searches on every message, and people repeat
  * queries): answers are kept until replaceChunks writes, or 2 s (several servers on one PostgreSQL).
  */
-const searchCache = perDatabase<ChunkHit[]>({ maxBytes: 2 * 1024 * 1024, ttlMs: 2_000 });
+const searchCache = perDatabase<ChunkHit[]>({ name: 'knowledge-search', maxBytes: 2 * 1024 * 1024, ttlMs: 2_000 });
 
 export const searchesChanged = (db: Db): void => clearAfterWrite(searchCache(db), db);
 

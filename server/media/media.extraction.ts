@@ -1,5 +1,6 @@
-// Background text extraction of approved media: one file at a time, progress written to the media row so that
-// GET /api/media/status/{id} can report it, interrupted work picked up again at the next start.
+// Background text extraction of approved media, a job of the job queue (server/jobs/): one file at a time per node,
+// progress written to the media row so that GET /api/media/status/{id} can report it from any node. Interrupted work
+// is picked up again: at the next start on the laptop, by another node on the central server (its lease runs out).
 import type { Db } from '../db/knex.js';
 import { replaceChunks, splitIntoChunks } from '../knowledge/chunks.js';
 import { MEDIA_DIRECT_MAX_BYTES } from '../../contract/media.js';
@@ -7,11 +8,13 @@ import { findMediaRow, updateExtraction, type ExtractionUpdate } from './media.r
 import { extractTextInThread } from './media.extract-thread.js';
 import { keys, type Storage } from '../storage/index.js';
 import { now } from '../db/time.js';
+import type { JobQueue } from '../jobs/queue.js';
 
 /** Documents are read whole by the parsing libraries; beyond the direct-upload limit a file is refused, not parsed. */
 const MAX_EXTRACT_BYTES = MEDIA_DIRECT_MAX_BYTES;
-/** How long close() waits for the file being extracted; an unfinished one is taken up again at the next start. */
-const STOP_GRACE_MS = 5000;
+const JOB = 'media.extraction';
+/** An extraction that fails is recorded as failed by the handler itself; retries are for a node lost mid-way. */
+const RETRY_LIMIT = 2;
 
 // Share of the progress bar per stage: reading 0-5, extracting 5-70, chunking 70-80, indexing 80-100.
 const EXTRACTING_FROM = 5;
@@ -19,10 +22,10 @@ const EXTRACTING_TO = 70;
 
 export interface ExtractionQueue {
   enqueue(mediaId: number): void;
-  /** Queues what a previous run left queued or running. */
-  resume(): Promise<void>;
-  stop(): Promise<void>;
 }
+
+/** Stopped because the job was cancelled or the node is stopping: nothing is recorded, the job is taken up again. */
+class Interrupted extends Error {}
 
 class UnusableText extends Error {}
 
@@ -34,19 +37,18 @@ export function registerExtractionQueue(db: Db, queue: ExtractionQueue): void {
   queues.set(db.client.config, queue);
 }
 
-/** Queues an approved media's extraction; without a running queue, the next start's resume() takes it up. */
+/** Queues an approved media's extraction; without a running queue, the next start takes it up. */
 export function queueExtraction(db: Db, mediaId: number): void {
   queues.get(db.client.config)?.enqueue(mediaId);
 }
 
-export function extractionQueue(db: Db, storage: Storage, log: (err: unknown) => void): ExtractionQueue {
-  const waiting: number[] = [];
-  let current: Promise<void> | null = null;
-  let stopped = false;
-
+export function extractionQueue(db: Db, storage: Storage, jobs: JobQueue, leaseSeconds: number, log: (err: unknown) => void): ExtractionQueue {
   const save = (id: number, update: ExtractionUpdate) => updateExtraction(db, id, update);
 
-  async function extract(id: number): Promise<void> {
+  async function extract(id: number, signal: AbortSignal): Promise<void> {
+    const check = () => {
+      if (signal.aborted) throw new Interrupted();
+    };
     const row = await findMediaRow(db, id);
     if (!row || row.status !== 'approved') return;
     let shown = EXTRACTING_FROM;
@@ -62,6 +64,7 @@ export function extractionQueue(db: Db, storage: Storage, log: (err: unknown) =>
           await save(id, { extraction_progress: progress });
         }
       }));
+      check();
       if (!text.trim()) throw new UnusableText('No text found in the file (an image-only scan or an empty document?)');
       await save(id, { extraction_stage: 'chunking', extraction_progress: EXTRACTING_TO });
       const chunks = splitIntoChunks(text);
@@ -73,34 +76,26 @@ export function extractionQueue(db: Db, storage: Storage, log: (err: unknown) =>
           .update({ extraction_state: 'done', extraction_stage: 'done', extraction_progress: 100, extraction_chunks: count, extraction_error: null, updated_at: now() });
       });
     } catch (err) {
+      if (err instanceof Interrupted) throw err;
       const reason = err instanceof UnusableText ? err.message : `Could not read the .${row.file_ext} file: ${(err as Error)?.message ?? String(err)}`;
       await save(id, { extraction_state: 'failed', extraction_error: reason.slice(0, 2000) });
     }
   }
 
-  async function drain(): Promise<void> {
-    for (let id = waiting.shift(); id !== undefined && !stopped; id = waiting.shift()) {
-      await extract(id).catch(log);
-    }
-    current = null;
-  }
-
-  function enqueue(mediaId: number): void {
-    if (stopped || waiting.includes(mediaId)) return;
-    waiting.push(mediaId);
-    current ??= drain();
-  }
+  jobs.register<{ media_id: number }>({
+    name: JOB,
+    retryLimit: RETRY_LIMIT,
+    leaseSeconds,
+    run: ({ media_id }, job) => extract(media_id, job.signal),
+    unfinished: async () => {
+      const ids = await db('media_files').whereIn('extraction_state', ['queued', 'running']).orderBy('id').pluck('id');
+      return ids.map((id) => ({ key: String(id), payload: { media_id: Number(id) } }));
+    },
+  });
 
   return {
-    enqueue,
-    async resume() {
-      const ids = await db('media_files').whereIn('extraction_state', ['queued', 'running']).orderBy('id').pluck('id');
-      for (const id of ids) enqueue(Number(id));
-    },
-    async stop() {
-      stopped = true;
-      waiting.length = 0;
-      if (current) await Promise.race([current, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
+    enqueue(mediaId) {
+      jobs.enqueue(JOB, String(mediaId), { media_id: mediaId }).catch(log);
     },
   };
 }

@@ -57,7 +57,14 @@ export function reviewRoutes({ db, media: store, requireUser, requireAdmin, onAp
     if (check !== 'valid') throw new AppError(403, MediaErrorCode.invalidFileToken, check === 'expired' ? 'This file link has expired' : 'This file link is not valid');
     const row = await approvedMediaRow(db, id);
     const source = await objectSource(store.storage, keys.media(row.storage_key), () => notFound('Media file'));
-    await sendFile(ctx, source, { filename: row.filename, mimeType: row.mime_type, etag: row.storage_key, rangeErrorCode: MediaErrorCode.rangeNotSatisfiable });
+    await sendFile(ctx, source, {
+      filename: row.filename,
+      mimeType: row.mime_type,
+      etag: row.storage_key,
+      // Once computed (media.hash.ts), a client can check what it downloaded.
+      headers: row.sha256 ? { 'X-Content-SHA256': row.sha256 } : undefined,
+      rangeErrorCode: MediaErrorCode.rangeNotSatisfiable,
+    });
   });
 
   media.get('/:id', requireUser, async (ctx) => {

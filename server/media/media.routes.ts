@@ -23,27 +23,25 @@ function prepareStorage(dirs: MediaDirs): void {
  * /api/media/* (spec 4.6) and POST /api/company-train/suggest-material (4.2). Also runs the domain's background
  * work: text extraction of approved media, and the sweep of abandoned upload sessions (at start and every 10 min).
  */
-export function mediaRoutes({ db, config, storage, requireUser, requireAdmin, onClose }: Deps): Router {
+export function mediaRoutes({ db, config, storage, secrets, jobs, requireUser, requireAdmin, onClose }: Deps): Router {
   const media = mediaStore(storage, config.dataDir);
   prepareStorage(media.dirs);
-  registerFileSigner(db, config.jwtSecret);
+  registerFileSigner(db, secrets.urlSigningSecret);
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[media]', err);
   };
-  const extraction = extractionQueue(db, storage, log);
+  const extraction = extractionQueue(db, storage, jobs, config.jobLeaseSeconds, log);
   registerExtractionQueue(db, extraction);
   const sweep = () => sweepUploads(db, media).catch(log);
   media.chunks.onDurable = (uploadId, writtenBefore) => markChunksOnDisk(db, uploadId, writtenBefore);
   const startup = forgetChunksNotOnDisk(db, now())
     .then(() => reopenInterruptedMerges(db))
     .then(sweep)
-    .then(() => extraction.resume())
     .catch(log);
   const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
   onClose(async () => {
     clearInterval(timer);
     await startup;
-    await extraction.stop();
     await writesBehind.settleAll();
     await media.chunks.closeAll();
   });

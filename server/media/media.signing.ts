@@ -14,8 +14,8 @@ export const FILE_TOKEN_TTL_SECONDS = 2 * 60 * 60;
 const signers = new WeakMap<object, UrlSigner>();
 
 /** Called once per app by mediaRoutes. */
-export function registerFileSigner(db: Knex, jwtSecret: string): void {
-  signers.set(db.client.config, new UrlSigner(jwtSecret, 'trainbench media file url v1', FILE_TOKEN_TTL_SECONDS));
+export function registerFileSigner(db: Knex, secret: string): void {
+  signers.set(db.client.config, new UrlSigner(secret, 'trainbench media file url v1', FILE_TOKEN_TTL_SECONDS));
 }
 
 function signerFor(db: Db): UrlSigner {

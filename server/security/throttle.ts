@@ -28,36 +28,75 @@ export function throttleKeys(username: string, address: string, isAdmin: boolean
   return { account: isAdmin ? `account:${username}@${address}` : `account:${username}`, address: `address:${address}` };
 }
 
-/**
- * Throws 429 (with Retry-After) when any of the keys is locked; otherwise answers which keys have failures counted
- * (a successful login clears its account's, and only then writes).
- */
-export async function checkLocked(db: Db, ctx: Context, keys: string[]): Promise<Set<string>> {
-  const at = new Date().toISOString();
-  const rows = (await db<ThrottleRow>('login_throttle').whereIn('key', keys)) as ThrottleRow[];
-  const locked = rows.filter((row) => row.locked_until && row.locked_until > at).sort((a, b) => (a.locked_until! < b.locked_until! ? 1 : -1))[0];
-  if (!locked) return new Set(rows.map((row) => row.key));
-  const seconds = Math.max(1, Math.ceil((Date.parse(locked.locked_until!) - Date.now()) / 1000));
+const LOCKED = (ctx: Context, lockedUntil: string) => {
+  const seconds = Math.max(1, Math.ceil((Date.parse(lockedUntil) - Date.now()) / 1000));
   ctx.set('retry-after', String(seconds));
-  throw new AppError(429, SecurityErrorCode.loginLocked, `Too many failed logins; try again in ${Math.ceil(seconds / 60)} minutes or ask an administrator`, { retry_after: seconds });
+  return new AppError(429, SecurityErrorCode.loginLocked, `Too many failed logins; try again in ${Math.ceil(seconds / 60)} minutes or ask an administrator`, { retry_after: seconds });
+};
+
+/**
+ * Counts one attempt against a key in one statement (concurrent attempts each get their own number) and answers
+ * that number with the lock it leaves. A window that ran out starts again at 1, unless a lock still holds; the
+ * attempt that reaches the limit locks the key (and is still allowed its password check).
+ */
+async function countAttempt(db: Db, key: string, limit: number): Promise<{ attempt: number; lockedUntil: string | null }> {
+  const now = new Date();
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - WINDOW_MS).toISOString();
+  const lockUntil = new Date(now.getTime() + LOCK_MS).toISOString();
+  const fresh = `(login_throttle.window_start < ? AND COALESCE(login_throttle.locked_until, '') <= ?)`;
+  const result = await db.raw(
+    `INSERT INTO login_throttle (key, failures, window_start, locked_until) VALUES (?, 1, ?, NULL)
+     ON CONFLICT (key) DO UPDATE SET
+       failures = CASE WHEN ${fresh} THEN 1 ELSE login_throttle.failures + 1 END,
+       window_start = CASE WHEN ${fresh} THEN ? ELSE login_throttle.window_start END,
+       locked_until = CASE WHEN ${fresh} THEN NULL
+                           WHEN login_throttle.locked_until > ? THEN login_throttle.locked_until
+                           WHEN login_throttle.failures + 1 >= ? THEN ? ELSE NULL END
+     RETURNING failures, locked_until`,
+    [key, at, cutoff, at, cutoff, at, at, cutoff, at, at, limit, lockUntil],
+  );
+  const row = (Array.isArray(result) ? result[0] : result.rows[0]) as { failures: number; locked_until: string | null };
+  return { attempt: Number(row.failures), lockedUntil: row.locked_until };
 }
 
-async function countFailure(db: Db, key: string, limit: number): Promise<boolean> {
-  const now = Date.now();
-  const row = (await db<ThrottleRow>('login_throttle').where({ key }).first()) as ThrottleRow | undefined;
-  const fresh = !row || now - Date.parse(row.window_start) > WINDOW_MS;
-  const failures = fresh ? 1 : row.failures + 1;
-  const lockedUntil = failures >= limit ? new Date(now + LOCK_MS).toISOString() : null;
-  const values = { failures, window_start: fresh ? new Date(now).toISOString() : row!.window_start, locked_until: lockedUntil };
-  await db('login_throttle').insert({ key, ...values }).onConflict('key').merge(values);
-  return lockedUntil !== null && (row?.locked_until ?? '') < new Date(now).toISOString();
+/** Takes back an attempt that turned out not to be a failure (a right password, or one refused on another key). */
+async function uncountAttempt(db: Db, key: string, limit: number): Promise<void> {
+  await db('login_throttle')
+    .where({ key })
+    .where('failures', '>', 0)
+    .update({ failures: db.raw('failures - 1'), locked_until: db.raw('CASE WHEN failures - 1 >= ? THEN locked_until ELSE NULL END', [limit]) });
 }
 
-/** Counts a failed login; a lock that starts now is written to the audit log. */
-export async function recordFailure(db: Db, ctx: Context, keys: { account: string; address: string }): Promise<void> {
-  for (const [key, limit] of [[keys.account, ACCOUNT_LIMIT], [keys.address, ADDRESS_LIMIT]] as const) {
-    if (await countFailure(db, key, limit)) await audit(db, ctx, { action: 'auth.login_locked', target: key });
+export interface LoginAttempt {
+  /** The password was wrong: the attempt stays counted; a lock that starts now is written to the audit log. */
+  failed(): Promise<void>;
+  /** The password was right: the account's failures are cleared, the address's attempt taken back. */
+  succeeded(): Promise<void>;
+}
+
+/**
+ * Counts a login attempt against its account and its address before the password is verified, so that concurrent
+ * attempts can never try more passwords than the limit; throws 429 (with Retry-After) when either is locked.
+ */
+export async function claimLoginAttempt(db: Db, ctx: Context, keys: { account: string; address: string }): Promise<LoginAttempt> {
+  const account = await countAttempt(db, keys.account, ACCOUNT_LIMIT);
+  if (account.attempt > ACCOUNT_LIMIT) throw LOCKED(ctx, account.lockedUntil ?? new Date(Date.now() + LOCK_MS).toISOString());
+  const address = await countAttempt(db, keys.address, ADDRESS_LIMIT);
+  if (address.attempt > ADDRESS_LIMIT) {
+    await uncountAttempt(db, keys.account, ACCOUNT_LIMIT);
+    throw LOCKED(ctx, address.lockedUntil ?? new Date(Date.now() + LOCK_MS).toISOString());
   }
+  return {
+    async failed() {
+      if (account.attempt === ACCOUNT_LIMIT) await audit(db, ctx, { action: 'auth.login_locked', target: keys.account });
+      if (address.attempt === ADDRESS_LIMIT) await audit(db, ctx, { action: 'auth.login_locked', target: keys.address });
+    },
+    async succeeded() {
+      await clearFailures(db, keys.account);
+      await uncountAttempt(db, keys.address, ADDRESS_LIMIT);
+    },
+  };
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

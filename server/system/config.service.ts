@@ -3,7 +3,7 @@ import type { SystemConfig } from '../../contract/system.js';
 import { now } from '../db/time.js';
 import { validationFailed } from '../http/errors.js';
 import { configDefinition, configDefinitions } from './config.definitions.js';
-import { perDatabase } from '../db/read-cache.js';
+import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 
 type Value = SystemConfig[string];
 
@@ -19,10 +19,10 @@ async function storedValues(db: Db): Promise<Map<string, Value>> {
 }
 
 /** Read on hot paths (every chunk of an upload, every login); writeConfig clears it. */
-const configCache = perDatabase<SystemConfig>({ maxBytes: 256 * 1024, ttlMs: 5_000 });
+const configCache = perDatabase<SystemConfig>({ name: 'system-config', maxBytes: 256 * 1024, ttlMs: 5_000 });
 
 /** For writers outside this module (parameters arriving from the central server). */
-export const configChanged = (db: Db): void => configCache(db).clear();
+export const configChanged = (db: Db): void => clearAfterWrite(configCache(db), db);
 
 async function loadConfig(db: Db): Promise<SystemConfig> {
   const stored = await storedValues(db);
@@ -75,6 +75,6 @@ export async function writeConfig(db: Db, configs: Record<string, unknown>): Pro
         .merge(['value', 'updated_at']);
     }
   });
-  configCache(db).clear();
+  configChanged(db);
   return readConfig(db);
 }

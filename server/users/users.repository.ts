@@ -2,14 +2,14 @@ import type { Db } from '../db/knex.js';
 import type { Locale, Role, User, UserStatus } from '../../contract/users.js';
 import { toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
-import { perDatabase } from '../db/read-cache.js';
+import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 import { searchAndPage } from '../db/paginate.js';
 
 // About 2,000 users (a row is some 500 bytes): those active in the last 2 s.
-const userCache = perDatabase<UserRow>({ maxBytes: 1024 * 1024, ttlMs: 2_000 });
+const userCache = perDatabase<UserRow>({ name: 'users', maxBytes: 1024 * 1024, ttlMs: 2_000 });
 
 /** Drops cached users after any write to the users table. */
-export const forgetCachedUsers = (db: Db): void => userCache(db).clear();
+export const forgetCachedUsers = (db: Db): void => clearAfterWrite(userCache(db), db);
 
 export interface UserRow {
   id: number;

@@ -142,6 +142,8 @@ export interface NewRun {
   skill_key: string | null;
   specialist_key: string;
   input: RunInput;
+  /** The node running it (node-id.ts). */
+  runner: string;
 }
 
 export async function insertRun(db: Db, run: NewRun): Promise<number> {
@@ -149,6 +151,14 @@ export async function insertRun(db: Db, run: NewRun): Promise<number> {
     .insert({ ...run, input: JSON.stringify(run.input), status: 'running', output: '', started_at: now() })
     .returning('id');
   return Number((row as { id: number }).id);
+}
+
+/** Runs this node left `running` when it stopped without finishing them (a crash, a kill): they failed. */
+export async function failInterruptedRuns(db: Db, runner: string): Promise<number> {
+  return db('worker_task_runs')
+    .where({ status: 'running' })
+    .andWhere((q) => q.where({ runner }).orWhereNull('runner'))
+    .update({ status: 'failed', error: 'The server stopped before the reply finished', finished_at: now() });
 }
 
 export interface RunOutcome {

@@ -23,7 +23,7 @@ interface StartedRun {
 }
 
 /** Creates the task on its first message (spec 4.11 notes) and the run of this exchange. */
-function startRun(db: Db, plan: ExchangePlan): Promise<StartedRun> {
+function startRun(db: Db, plan: ExchangePlan, runner: string): Promise<StartedRun> {
   return db.transaction(async (trx) => {
     const taskId = plan.task
       ? plan.task.id
@@ -35,6 +35,7 @@ function startRun(db: Db, plan: ExchangePlan): Promise<StartedRun> {
       skill_key: plan.skill?.key ?? null,
       specialist_key: plan.specialist.key,
       input: plan.input,
+      runner,
     });
     return { taskId, runId, createdTask: !plan.task };
   });
@@ -72,10 +73,10 @@ function failureMessage(err: unknown, aborted: boolean): string {
   return err instanceof AppError ? err.message : 'The model call failed';
 }
 
-export async function workerChat(ctx: Context, db: Db, plan: ExchangePlan): Promise<void> {
+export async function workerChat(ctx: Context, db: Db, plan: ExchangePlan, runner: string): Promise<void> {
   const abort = new AbortController();
   ctx.res.once('close', () => abort.abort());
-  const started = await startRun(db, plan);
+  const started = await startRun(db, plan, runner);
   const first: WorkerChatEvent = { type: 'task', task_id: started.taskId, run_id: started.runId, specialist_key: plan.specialist.key };
   const events = lazyEventStream(ctx, first);
 

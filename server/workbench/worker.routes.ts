@@ -11,7 +11,7 @@ import { deleteTask, updateTask } from './tasks.service.js';
 import { createProject, deleteProject, findOwnProject, getProjectDetail, listProjectsOfOwners, updateProject } from './projects.service.js';
 
 /** /api/worker: the caller's chat, tasks (with runs and artifacts) and projects. Everything is owner-scoped. */
-export function workerRoutes({ db, requireUser }: Deps): Router {
+export function workerRoutes({ db, nodeId, requireUser }: Deps): Router {
   const router = new Router({ prefix: '/worker' });
   router.use(requireUser);
   const me = (ctx: Context) => currentUser(ctx).id;
@@ -20,7 +20,7 @@ export function workerRoutes({ db, requireUser }: Deps): Router {
 
   router.post('/chat', async (ctx) => {
     const plan = await planExchange(db, me(ctx), parseBody(ctx, WorkerChatBody));
-    await workerChat(ctx, db, plan);
+    await workerChat(ctx, db, plan, nodeId);
   });
 
   router.get('/my-tasks', async (ctx) => {

@@ -113,7 +113,7 @@ describe('auth, envelope and health', () => {
 
   test('missing, malformed, forged and expired tokens are 401', async () => {
     const forged = jwt.sign({ role: 'admin' }, 'another-secret', { subject: '1', expiresIn: 600 });
-    const expired = jwt.sign({ role: 'admin', exp: Math.floor(Date.now() / 1000) - 10 }, s.config.jwtSecret, { subject: '1' });
+    const expired = jwt.sign({ role: 'admin', exp: Math.floor(Date.now() / 1000) - 10 }, s.config.jwtSecret!, { subject: '1' });
     const none = jwt.sign({ role: 'admin' }, '', { algorithm: 'none', subject: '1' });
     const cases: [string, Record<string, string>][] = [
       ['missing', {}],

@@ -90,6 +90,15 @@ describe('exam list and cover', () => {
     assert.equal(cover.can_start, false);
     assert.equal(cover.attempts_left, 0);
   });
+
+  test('max_attempts holds for starts at the same moment: the check and the insert are one step', async () => {
+    const me = await ts.user();
+    const { paper } = await exam({ max_attempts: 2 });
+    const results = await Promise.all(Array.from({ length: 8 }, () => ts.api.post('/api/exam/start', { token: me.token, body: { paper_id: paper.id } })));
+    assert.deepEqual(results.map((r) => r.status).sort(), [200, 200, 409, 409, 409, 409, 409, 409]);
+    const cover = (await ts.api.get(`/api/exam/cover?id=${paper.id}`, { token: me.token })).body.data as ExamCover;
+    assert.equal(cover.attempts_left, 0);
+  });
 });
 
 describe('start', () => {

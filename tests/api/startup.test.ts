@@ -111,7 +111,7 @@ describe('server start-up (npm run server)', { skip: usingPostgres && 'start-up 
     } finally {
       await stop(started.child);
     }
-    await assert.rejects(startCli({ DATA_DIR: dataDir, PORT: 'not-a-port' }), /PORT must be an integer/);
+    await assert.rejects(startCli({ DATA_DIR: dataDir, PORT: 'not-a-port' }), /invalid configuration: PORT must be a whole number/);
   });
 
   test('received chunks survive a clean stop; chunks never flushed before a crash are asked for again', async () => {

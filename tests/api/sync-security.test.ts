@@ -62,6 +62,28 @@ describe('login throttling', () => {
     assert.ok(addresses.items.every((entry) => !entry.address.startsWith('10.3.')));
   });
 
+  test('concurrent failures are each counted, and no more passwords are tried than the limit', async () => {
+    const victim = await ts.user('employee');
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => login(ts, victim.username, `wrong-${i}`, '10.5.0.1')));
+    const statuses = results.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [...Array(5).fill(401), ...Array(7).fill(429)], 'five passwords checked, the rest refused before their check');
+    const lockouts = (await ts.api.get('/api/security/lockouts', { token: ts.adminToken })).body.data as { key: string; failures: number }[];
+    assert.equal(lockouts.find((l) => l.key === `account:${victim.username}`)?.failures, 12, 'every attempt counted');
+    assert.equal((await login(ts, victim.username, 'secret-pass', '10.5.0.2')).status, 429, 'the right password is refused too');
+  });
+
+  test('a right password takes its attempt back: an office behind one address is never locked by its own logins', async () => {
+    const clerk = await ts.user('employee');
+    for (let i = 0; i < 60; i++) assert.equal((await login(ts, clerk.username, 'secret-pass', '10.7.0.1')).status, 200);
+  });
+
+  test('behind TRUST_PROXY, only the address the proxy appended counts, not one the client wrote itself', async () => {
+    const mallory = await ts.user('employee');
+    for (let i = 0; i < 5; i++) assert.equal((await login(ts, mallory.username, 'wrong', `10.9.9.${i}, 10.6.0.1`)).status, 401);
+    const audit = (await ts.api.get('/api/security/audit?action=auth.login_locked&size=100', { token: ts.adminToken })).body.data as { items: { target: string; address: string }[] };
+    assert.equal(audit.items.find((entry) => entry.target === `account:${mallory.username}`)?.address, '10.6.0.1');
+  });
+
   test('the audit log is for admins and lists lockouts and lifts', async () => {
     assert.equal((await ts.api.get('/api/security/audit')).status, 401);
     const employee = await ts.user('employee');

@@ -394,4 +394,16 @@ describe('workbench tasks through /api/worker/chat', () => {
     const [run] = (await s.api.get(`/api/worker/my-tasks/${taskId}/runs`, { token: alice.token })).body.data;
     assert.match(run.error, /disconnected/);
   });
+
+  test('a run left running by a crash (the server was killed mid-reply) is failed at the next start', async () => {
+    fake.behave({ chunks: ['An answer.'] });
+    const reply = await chatOk(s, alice.token, { message: 'Summarise the week.' });
+    // What a killed server leaves behind: the run's row still says running (no reply settled it).
+    await s.server.db('worker_task_runs').where({ id: reply.runId }).update({ status: 'running', error: null, finished_at: null });
+    await s.restart();
+    const run = (await s.api.get(`/api/worker/my-tasks/${reply.taskId}/runs/${reply.runId}`, { token: alice.token })).body.data as { status: string; error: string; finished_at: string | null };
+    assert.equal(run.status, 'failed');
+    assert.match(run.error, /server stopped/);
+    assert.ok(run.finished_at);
+  });
 });

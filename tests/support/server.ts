@@ -87,7 +87,8 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
       await ts.stop();
       if (schema) {
         const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
-        await admin.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+        // pg-boss keeps the server's background jobs in a schema beside it (server/jobs/pg-boss.ts).
+        for (const each of [schema, `${schema}_jobs`]) await admin.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [each]);
         await admin.destroy();
       }
       await fs.rm(dataDir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ describe('ReadCache (bounded by bytes)', () => {
   const page = (kb: number) => ({ json: 'x'.repeat(kb * 512) }); // 2 bytes a character: kb KiB
 
   test('large values push the least recently used out; the bytes held stay within the budget', async () => {
-    const cache = new ReadCache<{ json: string }>({ maxBytes: 64 * 1024, ttlMs: 60_000, sizeOf: (v) => 2 * v.json.length });
+    const cache = new ReadCache<{ json: string }>({ name: 'test', maxBytes: 64 * 1024, ttlMs: 60_000, sizeOf: (v) => 2 * v.json.length });
     const loads: string[] = [];
     const get = (key: string) => cache.get(key, async () => (loads.push(key), page(16)));
     for (const key of ['a', 'b', 'c']) await get(key);
@@ -23,7 +23,7 @@ describe('ReadCache (bounded by bytes)', () => {
   });
 
   test('a value larger than the whole budget is served but not kept', async () => {
-    const cache = new ReadCache<{ json: string }>({ maxBytes: 8 * 1024, ttlMs: 60_000, sizeOf: (v) => 2 * v.json.length });
+    const cache = new ReadCache<{ json: string }>({ name: 'test', maxBytes: 8 * 1024, ttlMs: 60_000, sizeOf: (v) => 2 * v.json.length });
     let loads = 0;
     const huge = () => cache.get('huge', async () => (loads++, page(32)));
     assert.equal((await huge())!.json.length, 32 * 512);

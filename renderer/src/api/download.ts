@@ -1,9 +1,20 @@
 import { apiUrl, authHeaders, errorFrom, isAbort, networkError } from './client';
 
-/** The file name a Content-Disposition header gives, if any. */
-function dispositionName(header: string | null): string | undefined {
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header ?? '');
-  return match ? decodeURIComponent(match[1]!) : undefined;
+/**
+ * The file name a Content-Disposition header gives, if any: `filename*` (RFC 6266/8187, UTF-8, any language) first,
+ * the plain `filename` (ASCII stand-ins for other characters) only without it.
+ */
+export function dispositionName(header: string | null): string | undefined {
+  const extended = /filename\*\s*=\s*UTF-8'[^']*'([^;\s]+)/i.exec(header ?? '');
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!);
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i.exec(header ?? '');
+  return plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]) : undefined;
 }
 
 /** A file the API serves outside the envelope, with the Bearer token (so it cannot be a plain link). */

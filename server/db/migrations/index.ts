@@ -13,6 +13,7 @@ import * as userLocale from './013_user_locale.js';
 import * as sync from './014_sync.js';
 import * as coaching from './015_coaching.js';
 import * as syncMore from './016_sync_more.js';
+import * as cluster from './018_cluster.js';
 import * as storage from './017_storage.js';
 import * as examIntegrity from './020_exam_integrity.js';
 import * as review from './023_review.js';
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '014_sync': sync,
   '015_coaching': coaching,
   '016_sync_more': syncMore,
+  '018_cluster': cluster,
   '017_storage': storage,
   '020_exam_integrity': examIntegrity,
   '023_review': review,
