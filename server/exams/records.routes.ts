@@ -30,7 +30,7 @@ export function recordRoutes({ db, requireUser }: Deps): Router {
   router.get('/certificates/:id/pdf', requireUser, async (ctx) => {
     const cert = await visibleCertificate(db, currentUser(ctx), parseId(ctx.params.id, 'Certificate'));
     const pdf = await renderCertificatePdf(cert);
-    await sendFile(ctx, bufferSource(pdf), { filename: `certificate-${cert.certificate_no}.pdf`, mimeType: 'application/pdf', disposition: 'attachment', cacheControl: 'no-store' });
+    await sendFile(ctx, bufferSource(pdf), { filename: `certificate-${cert.certificate_no}.pdf`, mimeType: 'application/pdf', disposition: 'attachment', cacheControl: 'no-store', ranges: false });
   });
 
   return router;

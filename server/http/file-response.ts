@@ -10,6 +10,7 @@ import rangeParser from 'range-parser';
 import { sendRaw } from './envelope.js';
 import { AppError, notFound } from './errors.js';
 import { isNotFound, type ByteRange, type Storage } from '../storage/index.js';
+import { MediaErrorCode } from '../../contract/media.js';
 
 /** Where a response's bytes are. `open` is called at most once, and not for HEAD, 304 or 416. */
 export interface FileSource {
@@ -33,7 +34,7 @@ export interface SendFileOptions {
   headers?: Record<string, string>;
   /** Serve byte ranges (default true). */
   ranges?: boolean;
-  /** The error code of a 416 (per domain: media.range_not_satisfiable, sync.range_not_satisfiable). */
+  /** The error code of a 416: media.range_not_satisfiable unless the domain has its own (sync.range_not_satisfiable). */
   rangeErrorCode?: string;
 }
 
@@ -134,7 +135,7 @@ export async function sendFile(ctx: Context, source: FileSource, options: SendFi
   if (ranges) ctx.set('Accept-Ranges', 'bytes');
   if (range === 'unsatisfiable') {
     ctx.set('Content-Range', `bytes */${source.size}`);
-    throw new AppError(416, options.rangeErrorCode ?? 'range_not_satisfiable', `The range ${ctx.get('range')} is outside the file's ${source.size} bytes`, { size: source.size });
+    throw new AppError(416, options.rangeErrorCode ?? MediaErrorCode.rangeNotSatisfiable, `The range ${ctx.get('range')} is outside the file's ${source.size} bytes`, { size: source.size });
   }
   fileHeaders(ctx, options);
   if (etag) ctx.set('ETag', quoted(etag));
