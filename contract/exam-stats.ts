@@ -9,13 +9,29 @@ export interface RecordFigures {
   average_percent: number;
 }
 
-export interface PaperFigures extends RecordFigures {
+/** The same records counted by person: `people` took the exam, `people_passed` passed it at least once. */
+export interface PeopleFigures {
+  people: number;
+  people_passed: number;
+  /** people_passed / people (0–1, 4 decimals; 0 without records). */
+  people_pass_rate: number;
+}
+
+/** One active employee without a record of a paper (GET /api/system/exam-stats/not-taken). */
+export interface NotTaken {
+  user_id: number;
+  username: string;
+  full_name: string;
+  department: string;
+}
+
+export interface PaperFigures extends RecordFigures, PeopleFigures {
   paper_id: number;
   /** The paper's current name. */
   paper_name: string;
 }
 
-export interface DepartmentFigures extends RecordFigures {
+export interface DepartmentFigures extends RecordFigures, PeopleFigures {
   /** The user's department now ('' for none). */
   department: string;
 }
@@ -33,7 +49,7 @@ export interface TrendPoint extends RecordFigures {
 }
 
 export interface ExamStats {
-  overall: RecordFigures;
+  overall: RecordFigures & PeopleFigures;
   by_paper: PaperFigures[];
   by_department: DepartmentFigures[];
   score_distribution: ScoreBucket[];

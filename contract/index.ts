@@ -16,3 +16,4 @@ export * from './exam-stats.js';
 export * from './sync.js';
 export * from './security.js';
 export * from './review.js';
+export * from './assignments.js';

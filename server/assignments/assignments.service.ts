@@ -210,7 +210,7 @@ export async function updateAssignment(db: Db, id: number, input: UpdateInput, n
     await trx('assignments')
       .where({ id })
       .update({
-        ...(input.title !== undefined && { title: input.title || defaultTitle(item ?? { name: current.title } as ItemRef) }),
+        ...(input.title !== undefined && { title: input.title || (item ? defaultTitle(item) : current.title) }),
         ...(item && { item_type: item.item_type, paper_id: item.paper_id, course_id: item.course_id }),
         due_at,
         starts_at,

@@ -181,3 +181,10 @@ export const RetryBody = z.object({
   domain: text(100).min(1).optional(),
 });
 export type RetryInput = z.output<typeof RetryBody>;
+
+/** Who has not taken a paper yet: the active employees without a record of it. */
+export const NotTakenQuery = Paging.extend({
+  paper_id: queryId,
+  department: z.string().trim().max(200).optional(),
+  q: z.string().trim().max(200).optional(),
+});

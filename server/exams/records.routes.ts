@@ -4,9 +4,9 @@ import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { bufferSource, sendDownload, sendFile } from '../http/file-response.js';
 import { parseId, parseQuery } from '../http/validate.js';
-import { AdminRecordQuery, ExportQuery, StatsQuery } from './exams.schema.js';
+import { AdminRecordQuery, ExportQuery, NotTakenQuery, StatsQuery } from './exams.schema.js';
 import { exportFileName, exportRecords } from './records.export.js';
-import { examStats } from './stats.service.js';
+import { examStats, notTaken } from './stats.service.js';
 import { listRecords } from './records.repository.js';
 import { listVisibleRecords, recordDetail, recordKey, visibleCertificate } from './records.service.js';
 import { listCertificates } from './certificates.repository.js';
@@ -57,6 +57,9 @@ export function examStatsRoutes({ db, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/system/exam-stats' });
   router.get('/', ...requireAdmin, async (ctx) => {
     ctx.body = await examStats(db, parseQuery(ctx, StatsQuery));
+  });
+  router.get('/not-taken', ...requireAdmin, async (ctx) => {
+    ctx.body = await notTaken(db, parseQuery(ctx, NotTakenQuery));
   });
   return router;
 }

@@ -2,7 +2,10 @@
 // the score distribution and the trend, each one grouped query over the same filtered records.
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
-import type { DepartmentFigures, ExamStats, PaperFigures, RecordFigures, ScoreBucket, TrendPoint } from '../../contract/exam-stats.js';
+import type { DepartmentFigures, ExamStats, NotTaken, PaperFigures, PeopleFigures, RecordFigures, ScoreBucket, TrendPoint } from '../../contract/exam-stats.js';
+import type { Page } from '../../contract/envelope.js';
+import { paginate } from '../db/paginate.js';
+import { whereContains } from '../db/contains.js';
 import { toNumber } from '../db/rows.js';
 import type { StatsFilter } from './exams.schema.js';
 import { whereRecordMatches, type RecordSelection } from './records.repository.js';
@@ -25,6 +28,14 @@ const SUMS = [
   'sum(r.score * 100.0 / r.total_score) as percent_sum',
 ];
 
+/** The same records counted by person: who took the exam, who passed it at least once. */
+const PEOPLE = ['count(distinct r.user_id) as people', 'count(distinct case when r.passed then r.user_id end) as people_passed'];
+
+interface People {
+  people: unknown;
+  people_passed: unknown;
+}
+
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function figures(row: Sums | undefined): RecordFigures {
@@ -32,6 +43,12 @@ function figures(row: Sums | undefined): RecordFigures {
   const passed = toNumber(row?.passed);
   const percentSum = toNumber(row?.percent_sum);
   return { records, passed, pass_rate: records ? round(passed / records, 4) : 0, average_percent: records ? round(percentSum / records, 2) : 0 };
+}
+
+function peopleFigures(row: People | undefined): PeopleFigures {
+  const people = toNumber(row?.people);
+  const passed = toNumber(row?.people_passed);
+  return { people, people_passed: passed, people_pass_rate: people ? round(passed / people, 4) : 0 };
 }
 
 const selected = (db: Db, filter: RecordSelection): Knex.QueryBuilder =>
@@ -79,28 +96,46 @@ async function distribution(db: Db, filter: StatsFilter): Promise<ScoreBucket[]>
 }
 
 export async function examStats(db: Db, filter: StatsFilter): Promise<ExamStats> {
-  const sums = SUMS.map((s) => db.raw(s));
+  const sums = [...SUMS, ...PEOPLE].map((s) => db.raw(s));
   const [overall, byPaper, byDepartment, scores, points] = await Promise.all([
-    selected(db, filter).select(sums).first() as Promise<Sums | undefined>,
+    selected(db, filter).select(sums).first() as Promise<(Sums & People) | undefined>,
     selected(db, filter)
       .join('exam_papers as p', 'p.id', 'r.paper_id')
       .select('r.paper_id', 'p.name as paper_name', ...sums)
       .groupBy('r.paper_id', 'p.name')
       .orderBy([{ column: 'records', order: 'desc' }, { column: 'r.paper_id', order: 'desc' }])
-      .limit(MAX_GROUPS) as Promise<(Sums & { paper_id: unknown; paper_name: string })[]>,
+      .limit(MAX_GROUPS) as Promise<(Sums & People & { paper_id: unknown; paper_name: string })[]>,
     selected(db, filter)
       .select(db.raw(`${DEPARTMENT} as department`), ...sums)
       .groupByRaw(DEPARTMENT)
       .orderBy([{ column: 'records', order: 'desc' }, { column: 'department' }])
-      .limit(MAX_GROUPS) as Promise<(Sums & { department: string | null })[]>,
+      .limit(MAX_GROUPS) as Promise<(Sums & People & { department: string | null })[]>,
     distribution(db, filter),
     trend(db, filter),
   ]);
   return {
-    overall: figures(overall),
-    by_paper: byPaper.map((row): PaperFigures => ({ paper_id: toNumber(row.paper_id), paper_name: row.paper_name, ...figures(row) })),
-    by_department: byDepartment.map((row): DepartmentFigures => ({ department: row.department ?? '', ...figures(row) })),
+    overall: { ...figures(overall), ...peopleFigures(overall) },
+    by_paper: byPaper.map((row): PaperFigures => ({ paper_id: toNumber(row.paper_id), paper_name: row.paper_name, ...figures(row), ...peopleFigures(row) })),
+    by_department: byDepartment.map((row): DepartmentFigures => ({ department: row.department ?? '', ...figures(row), ...peopleFigures(row) })),
     score_distribution: scores,
     trend: points,
   };
+}
+
+/**
+ * The active employees who have no formal record of the paper yet (optionally of one department, or whose name
+ * contains `q`), by department and name.
+ */
+export async function notTaken(db: Db, filter: { paper_id: number; department?: string; q?: string; page: number; size: number }): Promise<Page<NotTaken>> {
+  const base = db('users as u')
+    .where({ 'u.role': 'employee', 'u.status': 'active' })
+    .whereNotExists(db('exam_records as r').where('r.paper_id', filter.paper_id).whereRaw('r.user_id = u.id'));
+  if (filter.department !== undefined) base.where('u.department', filter.department);
+  if (filter.q) whereContains(base, ['u.full_name', 'u.username'], filter.q);
+  return paginate(
+    base,
+    filter,
+    (q) => q.select('u.id', 'u.username', 'u.full_name', 'u.department').orderBy([{ column: 'u.department' }, { column: 'u.full_name' }, { column: 'u.id' }]),
+    (row: { id: number; username: string; full_name: string; department: string | null }) => ({ user_id: Number(row.id), username: row.username, full_name: row.full_name, department: row.department ?? '' }),
+  );
 }

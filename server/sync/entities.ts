@@ -122,7 +122,43 @@ export const ENTITIES: readonly EntityDef[] = [
     addWire: addNotificationLinks,
   },
   REVIEW_CARD_ENTITY,
+  {
+    // The rule travels (departments, positions, people as gids), so each branch computes its assignees itself.
+    entity: 'assignment',
+    table: 'assignments',
+    fields: ['title', 'item_type', 'starts_at', 'due_at', ...STAMPS],
+    refs: [
+      { column: 'paper_id', wire: 'paper_gid', table: 'exam_papers' },
+      { column: 'course_id', wire: 'course_gid', table: 'courses' },
+      { column: 'created_by', wire: 'created_by_gid', table: 'users' },
+    ],
+    onDelete: 'delete',
+    addWire: addAssignmentTargets,
+  },
 ];
+
+/** An assignment's target kinds and the tables their ids point at, with the wire name of each kind's gids. */
+export const ASSIGNMENT_TARGETS = [
+  ['department', 'departments', 'department_gids'],
+  ['position', 'positions', 'position_gids'],
+  ['user', 'users', 'user_gids'],
+] as const;
+
+async function addAssignmentTargets(db: Db, rows: Row[], wire: Map<number, Row>): Promise<void> {
+  const targets = (await db('assignment_targets')
+    .whereIn('assignment_id', rows.map((r) => Number(r.id)))
+    .orderBy(['assignment_id', 'kind', 'target_id'])
+    .select('assignment_id', 'kind', 'target_id')) as { assignment_id: number; kind: string; target_id: number }[];
+  for (const data of wire.values()) for (const [, , field] of ASSIGNMENT_TARGETS) data[field] = [];
+  for (const [kind, table, field] of ASSIGNMENT_TARGETS) {
+    const ofKind = targets.filter((t) => t.kind === kind);
+    const gids = await gidMap(db, table, 'id', ofKind.map((t) => t.target_id));
+    for (const t of ofKind) {
+      const gid = gids.get(String(t.target_id));
+      if (gid) (wire.get(Number(t.assignment_id))![field] as unknown[]).push(gid);
+    }
+  }
+}
 
 export const entityDef = (entity: string): EntityDef | undefined => ENTITIES.find((e) => e.entity === entity);
 

@@ -44,6 +44,31 @@ before(async () => {
 after(() => ts.close());
 
 describe('exam stats', () => {
+  test('pass rate by people as well as by attempts; who has not taken a paper yet', async () => {
+    const data = await stats();
+    const byPaper = Object.fromEntries(data.by_paper.map((p) => [p.paper_id, [p.records, p.pass_rate, p.people, p.people_passed, p.people_pass_rate]]));
+    assert.deepEqual(byPaper[paperA.id], [3, 0.6667, 2, 2, 1]);
+    assert.deepEqual(byPaper[paperB.id], [1, 0, 1, 0, 0]);
+    const departments = Object.fromEntries(data.by_department.map((d) => [d.department, [d.people, d.people_passed]]));
+    assert.deepEqual(departments.Shanghai, [1, 1]);
+
+    const notTaken = async (query: string) => {
+      const res = await ts.api.get(`/api/system/exam-stats/not-taken${query}`, { token: ts.adminToken });
+      assert.equal(res.status, 200, res.text);
+      return res.body.data as { items: { user_id: number }[]; total: number };
+    };
+    const fresh = await ts.user('employee', { department: 'Shanghai' });
+    const b = await notTaken(`?paper_id=${paperB.id}&size=200`);
+    assert.ok(b.items.some((u) => u.user_id === shanghai.id));
+    assert.ok(b.items.some((u) => u.user_id === fresh.id));
+    assert.ok(!b.items.some((u) => u.user_id === beijing.id));
+    assert.equal(b.total, b.items.length);
+    const a = await notTaken(`?paper_id=${paperA.id}&department=Shanghai`);
+    assert.deepEqual(a.items.map((u) => u.user_id), [fresh.id]);
+    assert.equal((await ts.api.get('/api/system/exam-stats/not-taken', { token: ts.adminToken })).status, 400);
+    assert.equal((await ts.api.get(`/api/system/exam-stats/not-taken?paper_id=${paperA.id}`, { token: shanghai.token })).status, 403);
+  });
+
   test('admins only', async () => {
     assert.equal((await ts.api.get('/api/system/exam-stats')).status, 401);
     const res = await ts.api.get('/api/system/exam-stats', { token: shanghai.token });
@@ -53,7 +78,7 @@ describe('exam stats', () => {
 
   test('overall, per paper and per department pass rates and average percent', async () => {
     const data = await stats();
-    assert.deepEqual(data.overall, { records: 4, passed: 2, pass_rate: 0.5, average_percent: 50 });
+    assert.deepEqual(data.overall, { records: 4, passed: 2, pass_rate: 0.5, average_percent: 50, people: 2, people_passed: 2, people_pass_rate: 1 });
     assert.deepEqual(
       data.by_paper.map((p) => [p.paper_id, p.paper_name, p.records, p.passed, p.pass_rate, p.average_percent]),
       [
@@ -93,7 +118,7 @@ describe('exam stats', () => {
     assert.deepEqual(bj.by_department.map((d) => d.department), ['Beijing']);
     assert.equal(bj.overall.records, 2);
     assert.equal((await stats('?passed=true')).overall.passed, 2);
-    assert.deepEqual((await stats('?to=2000-01-01')).overall, { records: 0, passed: 0, pass_rate: 0, average_percent: 0 });
+    assert.deepEqual((await stats('?to=2000-01-01')).overall, { records: 0, passed: 0, pass_rate: 0, average_percent: 0, people: 0, people_passed: 0, people_pass_rate: 0 });
     assert.equal((await stats('?from=2000-01-01')).overall.records, 4);
     const future = new Date(Date.now() + 86_400_000).toISOString();
     assert.equal((await stats(`?from=${encodeURIComponent(future)}`)).overall.records, 0);

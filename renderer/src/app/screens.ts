@@ -84,6 +84,8 @@ export const screens: Screen[] = [
   // admin — exams
   { path: '/admin/questions', roles: ADMIN, page: () => import('../features/bank/QuestionsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionBank' } },
   { path: '/admin/papers', roles: ADMIN, page: () => import('../features/bank/PapersPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.papers' } },
+  { path: '/admin/assignments', roles: ADMIN, page: () => import('../features/assignments/AssignmentsPage'), nav: { group: 'admin', section: 'exams', label: 'assignments.nav' } },
+  { path: '/admin/assignments/:id', roles: ADMIN, page: () => import('../features/assignments/AssignmentProgressPage') },
   { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
   { path: '/coaching/question-drafts', roles: ADMIN, page: () => import('../features/coaching/DraftsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionDrafts' } },
   { path: '/admin/spaced-review', roles: ADMIN, page: () => import('../features/spaced-review/ReviewStatsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.reviewStats' } },

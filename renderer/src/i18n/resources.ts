@@ -3,6 +3,7 @@
 // adds its file in both locales folders and one line here.
 import type admin from './locales/zh-CN/admin.json';
 import type ai from './locales/zh-CN/ai.json';
+import type assignments from './locales/zh-CN/assignments.json';
 import type auth from './locales/zh-CN/auth.json';
 import type calls from './locales/zh-CN/calls.json';
 import type bank from './locales/zh-CN/bank.json';
@@ -34,6 +35,7 @@ import type workbench from './locales/zh-CN/workbench.json';
 export interface Resources {
   admin: typeof admin;
   ai: typeof ai;
+  assignments: typeof assignments;
   auth: typeof auth;
   calls: typeof calls;
   bank: typeof bank;

@@ -14,7 +14,7 @@ import { CENTRAL_KNOWLEDGE_PREFIX } from '../../knowledge/sources.repository.js'
 import { newStorageKey } from '../../media/media.storage.js';
 import { keys } from '../../storage/index.js';
 import type { BranchFiles } from './files.js';
-import { bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
+import { ASSIGNMENT_TARGETS, bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
 import { REVIEW_CARD_HOOKS } from '../../review/review.sync.js';
@@ -107,6 +107,16 @@ async function courseProducts(db: Db, id: number, data: Row): Promise<void> {
   if (ids.length) await db('course_products').insert(ids.map((product_id, sort_order) => ({ course_id: id, product_id, sort_order })));
 }
 
+/** The central rule in the branch's own ids (a department, position or person the branch lacks is left out). */
+async function assignmentTargets(db: Db, id: number, data: Row): Promise<void> {
+  await db('assignment_targets').where({ assignment_id: id }).delete();
+  for (const [kind, table, field] of ASSIGNMENT_TARGETS) {
+    const gids = (data[field] as string[] | undefined) ?? [];
+    const ids = [...new Set([...(await gidMap(db, table, 'gid', gids)).values()])];
+    if (ids.length) await db('assignment_targets').insert(ids.map((target_id) => ({ assignment_id: id, kind, target_id })));
+  }
+}
+
 const HOOKS: Record<string, BranchHooks> = {
   course: { after: courseProducts },
   // A media suggested here stays while it waits for the central audit (central sends a delete for anything not approved).
@@ -129,6 +139,7 @@ const HOOKS: Record<string, BranchHooks> = {
   },
   notification: { local: notificationRow },
   review_card: REVIEW_CARD_HOOKS,
+  assignment: { after: assignmentTargets },
 };
 
 async function applyDelete(db: Db, files: BranchFiles, def: EntityDef, gid: string, gone: Row | null): Promise<void> {

@@ -86,6 +86,17 @@ export default function ExamCharts({ stats }: { stats: ExamStats }) {
             <Statistic title={t('examStats.average')} value={format.percent(stats.overall.average_percent)} />
           </Col>
         </Row>
+        <Row gutter={16} className="section-top">
+          <Col span={6}>
+            <Statistic title={t('assignments.record.people')} value={format.number(stats.overall.people)} />
+          </Col>
+          <Col span={6}>
+            <Statistic title={t('assignments.record.peoplePassed')} value={format.number(stats.overall.people_passed)} />
+          </Col>
+          <Col span={6}>
+            <Statistic title={t('assignments.record.peoplePassRate')} value={format.percent(stats.overall.people_pass_rate * 100)} />
+          </Col>
+        </Row>
       </Card>
       <Row gutter={[16, 16]}>
         {cards.map((card) => (

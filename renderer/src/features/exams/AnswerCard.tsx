@@ -16,7 +16,8 @@ export interface AnsweredQuestion {
 export const answerKeyHidden = (detail: AnswerDetail): boolean => (Array.isArray(detail.correct_answer) ? detail.correct_answer.length === 0 : detail.correct_answer === '');
 
 /** One graded answer: the question, right or wrong, my answer, the right one when I missed it, and why. */
-export function AnswerCard({ question, detail }: { question: AnsweredQuestion; detail: AnswerDetail }) {
+/** `whose`: the name of the person who answered, when it is not the reader (an admin reading a trainee's record). */
+export function AnswerCard({ question, detail, whose }: { question: AnsweredQuestion; detail: AnswerDetail; whose?: string }) {
   const { t } = useTranslation();
   const describe = (value: AnswerDetail['user_answer']) => describeAnswer(question.type, question.options, value, t);
   return (
@@ -28,7 +29,7 @@ export function AnswerCard({ question, detail }: { question: AnsweredQuestion; d
           </span>
           <StatusTag tone={detail.is_correct ? 'success' : 'danger'}>{t(detail.is_correct ? 'exams.answer.correct' : 'exams.answer.wrong')}</StatusTag>
         </Flex>
-        <div>{t('exams.answer.yours', { answer: describe(detail.user_answer) })}</div>
+        <div>{whose ? t('assignments.record.answerOf', { name: whose, answer: describe(detail.user_answer) }) : t('exams.answer.yours', { answer: describe(detail.user_answer) })}</div>
         {!detail.is_correct && <div>{answerKeyHidden(detail) ? t('integrity.hidden.right') : t('exams.answer.right', { answer: describe(detail.correct_answer) })}</div>}
         {question.explanation && (
           <div className="explanation">

@@ -13,6 +13,7 @@ import { statsQueries, type Granularity, type RecordSelection } from '../exam-st
 import { PaperSelect } from '../exam-stats/PaperSelect';
 import { DepartmentSelect } from '../exam-stats/DepartmentSelect';
 import { useExportRecords } from '../exam-stats/export';
+import { NotTaken } from '../exam-stats/NotTaken';
 
 // echarts comes with the charts, only when the charts tab is open.
 const ExamCharts = lazy(() => import('../exam-stats/ExamCharts'));
@@ -113,6 +114,7 @@ export default function AdminRecordsPage() {
                     </Suspense>
                   )}
                 </QueryView>
+                {filters.paper_id && <NotTaken paperId={filters.paper_id} department={filters.department} />}
               </>
             ),
           },
