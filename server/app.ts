@@ -26,6 +26,7 @@ import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { coachingRoutes } from './coaching/coaching.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
+import { importRoutes } from './imports/imports.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 
@@ -50,7 +51,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes];
+const domains = [authRoutes, importRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, syncRoutes, securityRoutes];
 
 export function createApp({ db, config }: AppOptions): TrainbenchApp {
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY=1): otherwise a client could choose its own address.

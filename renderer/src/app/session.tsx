@@ -8,7 +8,7 @@ import { queryClient } from './query-client';
 /** Who is signed in: what the login answer says (the pages need no more, and need not wait for /auth/me). */
 export type SessionUser = LoginResult['user'];
 
-const sessionUser = ({ id, username, full_name, role }: SessionUser): SessionUser => ({ id, username, full_name, role });
+const sessionUser = ({ id, username, full_name, role, must_change_password }: SessionUser): SessionUser => ({ id, username, full_name, role, must_change_password: !!must_change_password });
 
 /** Why the login screen is showing when it was not the user's choice. */
 export type SessionNotice = 'expired' | null;

@@ -80,6 +80,9 @@ export const byCode: Record<string, ErrorKey> = {
   'workbench.skill_output_invalid': 'errors.model_reply_invalid',
   'workbench.skill_unavailable': 'errors.workbench_skill_unavailable',
   'workbench.system_specialist': 'errors.workbench_system_specialist',
+  'auth.password_change_required': 'errors.auth_password_change_required',
+  'auth.wrong_password': 'errors.auth_wrong_password',
+  'auth.same_password': 'errors.auth_same_password',
 };
 
 
