@@ -32,7 +32,10 @@ export interface MyPreferences {
 export interface LoginResult {
   token: string;
   expires_in: number;
-  user: Pick<User, 'id' | 'username' | 'full_name' | 'role' | 'must_change_password'>;
+  /** The spec's shape, exactly. */
+  user: Pick<User, 'id' | 'username' | 'full_name' | 'role'>;
+  /** True when the user must choose their own password before anything else (see User.must_change_password). */
+  must_change_password: boolean;
 }
 
 /** PUT /api/auth/password: the caller's own password. */

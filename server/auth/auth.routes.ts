@@ -51,7 +51,8 @@ export function authRoutes({ db, config, requireUser }: Deps): Router {
     const result: LoginResult = {
       token: signToken(config.jwtSecret, Number(row.id), row.role, expiresIn),
       expires_in: expiresIn,
-      user: { id: Number(row.id), username: row.username, full_name: row.full_name, role: row.role, must_change_password: toUser(row).must_change_password },
+      user: { id: Number(row.id), username: row.username, full_name: row.full_name, role: row.role },
+      must_change_password: toUser(row).must_change_password,
     };
     ctx.body = result;
   });
