@@ -3,7 +3,7 @@ import { ImportOutlined } from '@ant-design/icons';
 import { BulkImportDialog } from '../imports/BulkImportDialog';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Flex, Radio, Select, Space, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Flex, Modal, Radio, Select, Space, Typography, type TableColumnsType } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
@@ -114,15 +114,26 @@ function RoleSelect({ user }: { user: User }) {
   const { t } = useTranslation();
   const me = useUser();
   const update = useUpdateUser();
+  const [modal, modalHolder] = Modal.useModal();
+  // A role gives or takes away the whole administration: asked first, never changed by a slip of the mouse.
+  const change = (role: Role) =>
+    void modal.confirm({
+      title: t('integrity.roleChange.title', { name: user.full_name || user.username }),
+      content: t('integrity.roleChange.text', { from: t(`shell.roles.${user.role}`), to: t(`shell.roles.${role}`) }),
+      okText: t('integrity.roleChange.ok'),
+      cancelText: t('common.action.cancel'),
+      onOk: () => update.mutate({ id: user.id, change: { role } }),
+    });
   return (
     <>
+      {modalHolder}
       <Select<Role>
         size="small"
         className="role-select"
         aria-label={t('admin.users.roleOf', { name: user.username })}
         value={user.role}
         disabled={user.id === me.id || update.isPending}
-        onChange={(role) => update.mutate({ id: user.id, change: { role } })}
+        onChange={change}
         options={ROLES.map((role) => ({ value: role, label: t(`shell.roles.${role}`) }))}
       />
       {update.error && <ErrorNotice error={update.error} />}
