@@ -17,3 +17,4 @@ export * from './sync.js';
 export * from './security.js';
 export * from './review.js';
 export * from './assignments.js';
+export * from './imports.js';

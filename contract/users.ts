@@ -15,6 +15,11 @@ export interface User {
   position_id: number | null;
   /** The interface language the user chose; null until they choose one. */
   locale: Locale | null;
+  /**
+   * The user signed in with an initial password (bulk import) and must choose their own first: until then every
+   * endpoint but GET/PUT /api/auth/me and PUT /api/auth/password answers 403 auth.password_change_required.
+   */
+  must_change_password: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -27,8 +32,26 @@ export interface MyPreferences {
 export interface LoginResult {
   token: string;
   expires_in: number;
+  /** The spec's shape, exactly. */
   user: Pick<User, 'id' | 'username' | 'full_name' | 'role'>;
+  /** True when the user must choose their own password before anything else (see User.must_change_password). */
+  must_change_password: boolean;
 }
+
+/** PUT /api/auth/password: the caller's own password. */
+export interface PasswordChange {
+  current_password: string;
+  new_password: string;
+}
+
+export const AuthErrorCode = {
+  /** Any endpoint but the ones that change the password, until an imported user has chosen their own. */
+  passwordChangeRequired: 'auth.password_change_required',
+  /** PUT /api/auth/password with a current password that is not the user's. */
+  wrongPassword: 'auth.wrong_password',
+  /** The new password is the same as the current one. */
+  samePassword: 'auth.same_password',
+} as const;
 
 export interface Department {
   id: number;

@@ -166,7 +166,8 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
   }
   const summary = attempts.map((a) => `"${a.route.name}": ${a.error}`).join('; ');
   const refusal = refused && { reason: refused.reason, message: refused.message, routes: skipped.map(routeRef) };
-  const details = { attempts, ...(refusal && { cloud_refused: refusal }) };
+  // route_kind tells the app that the missing route is a speech one (the code is shared with chat routes).
+  const details = { route_kind: 'audio', attempts, ...(refusal && { cloud_refused: refusal }) };
   const cloudNote = refused ? ` Cloud routes were not tried: ${refused.message}.` : '';
   if (!anyRan) {
     throw new AppError(500, AudioErrorCode.noModelRoute, `No usable audio route${summary ? `: ${summary}` : routes.length ? '' : ': add an enabled audio route'}.${cloudNote}`, details);

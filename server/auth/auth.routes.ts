@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { Deps } from '../context.js';
-import { LOCALES, type LoginResult } from '../../contract/users.js';
+import { AuthErrorCode, LOCALES, type LoginResult } from '../../contract/users.js';
 import { parseBody } from '../http/validate.js';
 import { AppError, unauthorized } from '../http/errors.js';
 import { currentUser } from './guards.js';
@@ -19,6 +19,11 @@ const LoginBody = z.object({
 /** What a user may change about themselves (PUT /auth/me); null forgets the choice. */
 const MyPreferences = z.strictObject({
   locale: z.enum(LOCALES).nullable().optional(),
+});
+
+const PasswordChangeBody = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: z.string().min(8, 'must be at least 8 characters').max(1024),
 });
 
 // Verified against when the username is unknown, so both failures take the same time (same profile as new hashes).
@@ -47,6 +52,7 @@ export function authRoutes({ db, secrets, requireUser }: Deps): Router {
       token: signToken(secrets.jwtSecret, Number(row.id), row.role, expiresIn),
       expires_in: expiresIn,
       user: { id: Number(row.id), username: row.username, full_name: row.full_name, role: row.role },
+      must_change_password: toUser(row).must_change_password,
     };
     ctx.body = result;
   });
@@ -59,6 +65,16 @@ export function authRoutes({ db, secrets, requireUser }: Deps): Router {
     const { id } = currentUser(ctx);
     const { locale } = parseBody(ctx, MyPreferences);
     if (locale !== undefined) await updateUserRow(db, id, { locale });
+    ctx.body = toUser((await findUserRow(db, id))!);
+  });
+
+  router.put('/auth/password', requireUser, async (ctx) => {
+    const { id } = currentUser(ctx);
+    const { current_password, new_password } = parseBody(ctx, PasswordChangeBody);
+    const row = (await findUserRow(db, id))!;
+    if (!(await verifyPassword(row.password_hash, current_password))) throw new AppError(400, AuthErrorCode.wrongPassword, 'The current password is not right');
+    if (current_password === new_password) throw new AppError(400, AuthErrorCode.samePassword, 'The new password must differ from the current one');
+    await updateUserRow(db, id, { password_hash: await hashPassword(new_password), must_change_password: false });
     ctx.body = toUser((await findUserRow(db, id))!);
   });
 

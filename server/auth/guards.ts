@@ -1,7 +1,8 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { Knex } from 'knex';
 import type { User } from '../../contract/users.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { AppError, forbidden, unauthorized } from '../http/errors.js';
+import { AuthErrorCode } from '../../contract/users.js';
 import { verifyToken } from './tokens.js';
 import { findCachedUserRow, toUser } from '../users/users.repository.js';
 
@@ -29,9 +30,15 @@ export function requireUser(db: Knex, secret: string): Middleware {
     const row = await findCachedUserRow(db, userId);
     if (!row || row.status !== 'active') throw unauthorized('This account is no longer active');
     ctx.state.user = toUser(row);
+    if (ctx.state.user.must_change_password && !PASSWORD_CHANGE_PATHS.has(`${ctx.method} ${ctx.path}`)) {
+      throw new AppError(403, AuthErrorCode.passwordChangeRequired, 'Choose your own password first (PUT /api/auth/password)');
+    }
     await next();
   };
 }
+
+/** What a user who must change their password may still do: read and set their profile, change the password. */
+const PASSWORD_CHANGE_PATHS = new Set(['GET /api/auth/me', 'PUT /api/auth/me', 'PUT /api/auth/password']);
 
 export const requireRole =
   (role: User['role']): Middleware =>

@@ -1,16 +1,11 @@
 import fs from 'node:fs/promises';
-import type ExcelJS from 'exceljs';
 import type { Db } from '../db/knex.js';
 import type { ImportErrorCode, ImportReport, ImportRowError } from '../../contract/catalog.js';
 import type { z } from 'zod';
 import { validationFailed } from '../http/errors.js';
 import { ProductCreate, type ProductInput } from './products.schema.js';
 import { findProductByCode, insertProduct, updateProductRow } from './products.repository.js';
-
-interface SourceRow {
-  row: number;
-  values: Record<string, unknown>;
-}
+import { readXlsxRows, type SourceRow } from '../imports/xlsx-rows.js';
 
 const FIELD_ALIASES: Record<string, string> = {
   code: 'code', 产品编码: 'code', 编码: 'code', 产品代码: 'code',
@@ -37,44 +32,6 @@ async function readJsonRows(file: string): Promise<SourceRow[]> {
   const list = Array.isArray(parsed) ? parsed : (parsed as { products?: unknown })?.products;
   if (!Array.isArray(list)) throw validationFailed('A JSON import is an array of products, or {"products": [...]}');
   return list.map((values, i) => ({ row: i + 1, values: values && typeof values === 'object' && !Array.isArray(values) ? (values as Record<string, unknown>) : { __invalid: values } }));
-}
-
-function cellValue(cell: ExcelJS.Cell): unknown {
-  const v = cell.value;
-  if (v === null || v === undefined) return undefined;
-  if (typeof v === 'number' || typeof v === 'boolean') return v;
-  return cell.text.trim() || undefined;
-}
-
-async function readXlsxRows(file: string): Promise<SourceRow[]> {
-  // exceljs weighs tens of MB: loaded on the first import, not at start-up.
-  const { default: Excel } = await import('exceljs');
-  const workbook = new Excel.Workbook();
-  try {
-    await workbook.xlsx.readFile(file);
-  } catch {
-    throw validationFailed('The import file is not a readable .xlsx workbook');
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw validationFailed('The workbook has no worksheet');
-  const header = sheet.getRow(1);
-  const columns = new Map<number, string>();
-  header.eachCell((cell, col) => {
-    const name = cell.text.trim();
-    if (name) columns.set(col, name);
-  });
-  if (!columns.size) throw validationFailed('The first row of the worksheet must name the columns');
-  const rows: SourceRow[] = [];
-  sheet.eachRow((row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const values: Record<string, unknown> = {};
-    for (const [col, name] of columns) {
-      const value = cellValue(row.getCell(col));
-      if (value !== undefined) values[name] = value;
-    }
-    if (Object.keys(values).length) rows.push({ row: rowNumber, values });
-  });
-  return rows;
 }
 
 /** Known columns (English or Chinese headers) become fields; every other non-empty column becomes an attribute. */

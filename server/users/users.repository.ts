@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import type { Locale, Role, User, UserStatus } from '../../contract/users.js';
-import { toNullableNumber } from '../db/rows.js';
+import { toBool, toNullableNumber } from '../db/rows.js';
 import { now } from '../db/time.js';
 import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 import { searchAndPage } from '../db/paginate.js';
@@ -22,6 +22,8 @@ export interface UserRow {
   department_id: number | null;
   position_id: number | null;
   locale: Locale | null;
+  /** Set for users created by a bulk import until they choose their own password (0/1 on SQLite). */
+  must_change_password?: boolean | number;
   created_at: string;
   updated_at: string;
 }
@@ -36,6 +38,7 @@ export const toUser = (row: UserRow): User => ({
   department_id: toNullableNumber(row.department_id),
   position_id: toNullableNumber(row.position_id),
   locale: row.locale ?? null,
+  must_change_password: toBool(row.must_change_password ?? false),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -65,7 +68,7 @@ export async function listUsers(db: Db, filter: UserFilter = {}): Promise<User[]
   return (await searchAndPage(query, ['username', 'full_name'], filter)).map(toUser);
 }
 
-export type NewUser = Omit<UserRow, 'id' | 'locale' | 'created_at' | 'updated_at'>;
+export type NewUser = Omit<UserRow, 'id' | 'locale' | 'created_at' | 'updated_at' | 'must_change_password'> & { must_change_password?: boolean };
 
 export async function insertUser(db: Db, user: NewUser): Promise<User> {
   const stamp = now();

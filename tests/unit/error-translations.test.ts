@@ -89,6 +89,17 @@ describe('server error codes in the renderer', () => {
     assert.deepEqual(missing, []);
   });
 
+  test('a missing speech route names the screen where an admin adds one, and tells the rep what to do', () => {
+    const zh = errorsJson('zh-CN');
+    const key = errorKeyOf('no_model_route', { route_kind: 'audio', attempts: [] });
+    assert.equal(key, 'errors.no_speech_route');
+    const text = lookup(zh, key!.replace(/^errors\./, ''))!;
+    assert.match(text, /管理 → 智能助手 → 语音转写与模型/);
+    assert.match(text, /重试/);
+    assert.equal(errorKeyOf('no_model_route'), 'errors.no_model_route', 'a chat route keeps its own message');
+    assert.match(fs.readFileSync(path.join(root, 'server/audio/transcribe.service.ts'), 'utf8'), /route_kind: 'audio'/);
+  });
+
   test('Chinese messages are Chinese', () => {
     const zh = errorsJson('zh-CN');
     for (const code of codes) {

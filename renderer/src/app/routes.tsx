@@ -16,6 +16,7 @@ import { queryClient } from './query-client';
 
 const loadLoginPage = () => import('../features/auth/LoginPage');
 const LoginPage = lazy(loadLoginPage);
+const ChangePasswordPage = lazy(() => import('../features/auth/ChangePasswordPage'));
 /** The login screen's component once its code is here: rendered as is, not through lazy() and Suspense. */
 let loadedLoginPage: ComponentType | undefined;
 
@@ -115,6 +116,13 @@ export function SignedInRoutes() {
     return (
       <Suspense fallback={<Loading />}>
         <LoginPage />
+      </Suspense>
+    );
+  }
+  if (user?.must_change_password) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <ChangePasswordPage />
       </Suspense>
     );
   }

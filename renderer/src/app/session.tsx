@@ -6,9 +6,9 @@ import { currentLanguage, setLanguage } from '../i18n';
 import { queryClient } from './query-client';
 
 /** Who is signed in: what the login answer says (the pages need no more, and need not wait for /auth/me). */
-export type SessionUser = LoginResult['user'];
+export type SessionUser = LoginResult['user'] & Pick<LoginResult, 'must_change_password'>;
 
-const sessionUser = ({ id, username, full_name, role }: SessionUser): SessionUser => ({ id, username, full_name, role });
+const sessionUser = ({ id, username, full_name, role, must_change_password }: SessionUser): SessionUser => ({ id, username, full_name, role, must_change_password: !!must_change_password });
 
 /** Why the login screen is showing when it was not the user's choice. */
 export type SessionNotice = 'expired' | null;
@@ -55,7 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const result = await api.post<LoginResult>('/auth/login', { username, password });
     writeToken(result.token);
     setNotice(null);
-    setUser(sessionUser(result.user));
+    setUser(sessionUser({ ...result.user, must_change_password: result.must_change_password }));
     // The language they chose last, on any machine, arrives beside the first page's data rather than before it.
     void api.get<User>('/auth/me').then(inTheirLanguage, () => undefined);
   }, []);

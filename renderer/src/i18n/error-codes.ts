@@ -90,7 +90,17 @@ export const byCode: Record<string, ErrorKey> = {
   'workbench.skill_output_invalid': 'errors.model_reply_invalid',
   'workbench.skill_unavailable': 'errors.workbench_skill_unavailable',
   'workbench.system_specialist': 'errors.workbench_system_specialist',
+  'auth.password_change_required': 'errors.auth_password_change_required',
+  'auth.wrong_password': 'errors.auth_wrong_password',
+  'auth.same_password': 'errors.auth_same_password',
 };
 
 
-export const errorKeyOf = (code: string): ErrorKey | undefined => (Object.hasOwn(byCode, code) ? byCode[code] : undefined);
+/** A shared code whose message depends on what failed: a missing speech route is not a missing chat route. */
+const SPEECH: Record<string, ErrorKey> = { no_model_route: 'errors.no_speech_route', model_route_failed: 'errors.speech_route_failed' };
+const isSpeech = (details: unknown): boolean => !!details && typeof details === 'object' && (details as { route_kind?: unknown }).route_kind === 'audio';
+
+export const errorKeyOf = (code: string, details?: unknown): ErrorKey | undefined => {
+  if (isSpeech(details) && Object.hasOwn(SPEECH, code)) return SPEECH[code];
+  return Object.hasOwn(byCode, code) ? byCode[code] : undefined;
+};

@@ -39,7 +39,7 @@ function paramsOf(details: unknown): Record<string, string | number> {
 
 export function describeError(error: unknown, t: TFunction): DescribedError {
   if (!(error instanceof ApiError)) return { message: t('errors.unexpected') };
-  const key = errorKeyOf(error.code);
+  const key = errorKeyOf(error.code, error.details);
   const message = String(t((key ?? byStatus(error.status)) as never, paramsOf(error.details) as never));
   if (key && !GENERIC.has(error.code)) return { message };
   if (currentLanguage() === 'en') return { message, detail: error.message || undefined };

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { ImportOutlined } from '@ant-design/icons';
+import { BulkImportDialog } from '../imports/BulkImportDialog';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Flex, Radio, Select, Space, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Flex, Modal, Radio, Select, Space, Typography, type TableColumnsType } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
@@ -13,7 +15,7 @@ import { ListSearch } from '../../components/list/ListSearch';
 import { useListParams } from '../../components/list/useListParams';
 import type { Role, User } from '../../api/types';
 import { orgQueries } from '../org/queries';
-import { adminQueries } from './queries';
+import { adminKeys, adminQueries } from './queries';
 import { useUpdateUser } from './mutations';
 import { EditUserDialog, NewUserDialog, ROLES } from './UserDialog';
 
@@ -26,6 +28,7 @@ export default function UsersPage() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
   const [created, setCreated] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
   const columns: TableColumnsType<User> = [
     {
       title: t('admin.users.columns.user'),
@@ -62,11 +65,17 @@ export default function UsersPage() {
         title={t('admin.users.title')}
         subtitle={t('admin.users.subtitle')}
         actions={
-          <Button type="primary" icon={<UserAddOutlined aria-hidden />} onClick={() => setCreating(true)}>
-            {t('admin.users.new')}
-          </Button>
+          <>
+            <Button icon={<ImportOutlined aria-hidden />} onClick={() => setImporting(true)}>
+              {t('integrity.imports.users.title')}
+            </Button>
+            <Button type="primary" icon={<UserAddOutlined aria-hidden />} onClick={() => setCreating(true)}>
+              {t('admin.users.new')}
+            </Button>
+          </>
         }
       />
+      {importing && <BulkImportDialog kind="users" invalidates={adminKeys.users} onClose={() => setImporting(false)} />}
       {created && <Alert className="section" type="success" showIcon closable={{ onClose: () => setCreated(null) }} title={t('admin.users.created', { name: created })} />}
       <Flex gap="middle" wrap align="center">
         <ListSearch label={t('admin.users.search')} placeholder={t('admin.users.searchPlaceholder')} value={filters.q} onSearch={(q) => setFilters({ q })} />
@@ -105,15 +114,26 @@ function RoleSelect({ user }: { user: User }) {
   const { t } = useTranslation();
   const me = useUser();
   const update = useUpdateUser();
+  const [modal, modalHolder] = Modal.useModal();
+  // A role gives or takes away the whole administration: asked first, never changed by a slip of the mouse.
+  const change = (role: Role) =>
+    void modal.confirm({
+      title: t('integrity.roleChange.title', { name: user.full_name || user.username }),
+      content: t('integrity.roleChange.text', { from: t(`shell.roles.${user.role}`), to: t(`shell.roles.${role}`) }),
+      okText: t('integrity.roleChange.ok'),
+      cancelText: t('common.action.cancel'),
+      onOk: () => update.mutate({ id: user.id, change: { role } }),
+    });
   return (
     <>
+      {modalHolder}
       <Select<Role>
         size="small"
         className="role-select"
         aria-label={t('admin.users.roleOf', { name: user.username })}
         value={user.role}
         disabled={user.id === me.id || update.isPending}
-        onChange={(role) => update.mutate({ id: user.id, change: { role } })}
+        onChange={change}
         options={ROLES.map((role) => ({ value: role, label: t(`shell.roles.${role}`) }))}
       />
       {update.error && <ErrorNotice error={update.error} />}

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { ImportOutlined } from '@ant-design/icons';
+import { BulkImportDialog } from '../imports/BulkImportDialog';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Form, Space, Typography, type TableColumnsType } from 'antd';
@@ -10,7 +12,7 @@ import { ActiveToggle } from '../../components/admin/ActiveToggle';
 import { ChoiceFilter, StatusFilter } from '../../components/admin/ChoiceFilter';
 import type { Question } from '../../api/types';
 import { describeAnswer } from '../exams/standing';
-import { bankQueries, type QuestionFilter } from './queries';
+import { bankKeys, bankQueries, type QuestionFilter } from './queries';
 import { useSetQuestionStatus } from './mutations';
 import { QuestionDialog } from './QuestionDialog';
 import { QuestionPreview } from './QuestionPreview';
@@ -26,6 +28,7 @@ export default function QuestionsPage() {
   const questions = useQuery(bankQueries.questions({ ...filters, page }));
   const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
   const columns: TableColumnsType<Question> = [
     { title: t('bank.questions.stem'), dataIndex: 'stem', render: (stem: string) => <Typography.Paragraph ellipsis={{ rows: 2 }} className="table-text">{stem}</Typography.Paragraph> },
     { title: t('bank.questions.domain'), dataIndex: 'domain' },
@@ -37,7 +40,20 @@ export default function QuestionsPage() {
   const filtered = filters.q || filters.domain || filters.type || filters.status !== 'all';
   return (
     <>
-      <AdminListHeader title={t('bank.questions.title')} subtitle={t('bank.questions.subtitle')} newLabel={t('bank.questions.new')} onNew={() => setDialog({ kind: 'new' })} notice={notice} onCloseNotice={() => setNotice(null)} />
+      <AdminListHeader
+        title={t('bank.questions.title')}
+        subtitle={t('bank.questions.subtitle')}
+        newLabel={t('bank.questions.new')}
+        onNew={() => setDialog({ kind: 'new' })}
+        extra={
+          <Button icon={<ImportOutlined aria-hidden />} onClick={() => setImporting(true)}>
+            {t('integrity.imports.questions.title')}
+          </Button>
+        }
+        notice={notice}
+        onCloseNotice={() => setNotice(null)}
+      />
+      {importing && <BulkImportDialog kind="questions" invalidates={bankKeys.all} onClose={() => setImporting(false)} />}
       <FilterBar label={t('bank.questions.search')} id="questions-q" q={filters.q} onSearch={(q) => setFilters({ q })}>
         <Form.Item label={t('bank.questions.domain')} htmlFor="questions-domain">
           <DomainSelect id="questions-domain" value={filters.domain} onChange={(domain) => setFilters({ domain })} allLabel={t('common.filter.all')} />

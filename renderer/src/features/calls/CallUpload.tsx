@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Card, Checkbox, Col, Input, Row } from 'antd';
+import { Card, Checkbox, Col, Row, Select } from 'antd';
+import { CHANNEL_ROLES, speakerLabel } from './speaker-label';
 import { isAbort } from '../../api/client';
 import type { TranscriptionJob } from '../../api/types';
 import { FilePicker } from '../../components/form/FilePicker';
@@ -76,12 +77,12 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
             <Row gutter={16}>
               <Col xs={24} md={12}>
                 <FormItem control={form.control} name="left" label={t('calls.upload.left')} required>
-                  {(field) => <Input {...field} />}
+                  {(field) => <Select {...field} options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
                 </FormItem>
               </Col>
               <Col xs={24} md={12}>
                 <FormItem control={form.control} name="right" label={t('calls.upload.right')} required>
-                  {(field) => <Input {...field} />}
+                  {(field) => <Select {...field} options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
                 </FormItem>
               </Col>
             </Row>

@@ -1,9 +1,7 @@
-import type { ParseKeys, TFunction } from 'i18next';
+import { speakerLabel } from './speaker-label';
 
-/** The channel names the upload suggests, shown in the interface language; any other label is shown as given. */
-const known: Record<string, ParseKeys> = { rep: 'calls.speaker.rep', customer: 'calls.speaker.customer', A: 'calls.speaker.A', B: 'calls.speaker.B' };
-
-export const speakerName = (t: TFunction, speaker: string) => (known[speaker] ? t(known[speaker]) : speaker);
+/** See speaker-label.ts: the one table of speaker labels. */
+export const speakerName = speakerLabel;
 
 /** The speakers of a transcript in the order they first speak. */
 export const speakersOf = (segments: { speaker?: string }[]) => [...new Set(segments.flatMap((s) => (s.speaker ? [s.speaker] : [])))];

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Descriptions, Flex, Modal, Table } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { api } from '../../api/client';
+import { downloadFile, saveBlob } from '../../api/download';
+import { ErrorNotice } from '../../components/states';
+import { FilePicker } from '../../components/form/FilePicker';
+import type { BulkImportRowError, InitialCredential, QuestionImportReport, UserImportReport } from '../../api/types';
+
+type Report = UserImportReport | QuestionImportReport;
+export type BulkImportKind = 'users' | 'questions';
+
+const PATHS: Record<BulkImportKind, string> = { users: '/system/users/import', questions: '/exam/questions/import' };
+
+/** The initial passwords as a CSV file (with a BOM, so that Excel reads the Chinese names). */
+function credentialsCsv(credentials: InitialCredential[], header: string[]): Blob {
+  const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+  const lines = [header, ...credentials.map((c) => [c.username, c.full_name, c.password])].map((cells) => cells.map(quote).join(','));
+  return new Blob(['\ufeff' + lines.join('\r\n')], { type: 'text/csv;charset=utf-8' });
+}
+
+/**
+ * Excel import of users or questions in the product import's two steps: a dry run lists every bad row (nothing is
+ * written), then a file without errors is imported, all rows or none. Users' initial passwords are shown once.
+ */
+export function BulkImportDialog({ kind, invalidates, onClose }: { kind: BulkImportKind; invalidates: QueryKey; onClose(): void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const send = (dryRun: boolean) => {
+    const form = new FormData();
+    form.set('file', file!);
+    return api.post<Report>(PATHS[kind], form, { query: { dry_run: dryRun || undefined } });
+  };
+  const check = useMutation({ mutationFn: () => send(true) });
+  const run = useMutation({ mutationFn: () => send(false), onSuccess: () => queryClient.invalidateQueries({ queryKey: invalidates }) });
+  const report = check.data;
+  const done = run.data;
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    check.reset();
+    run.reset();
+  };
+  const credentials = done && 'credentials' in done ? done.credentials : [];
+  const columns = [
+    { title: t('integrity.imports.row'), dataIndex: 'row', width: 70 },
+    { title: t('integrity.imports.field'), dataIndex: 'field', width: 110, render: (f?: string) => (f ? t(`integrity.imports.fields.${f}`, { defaultValue: f }) : '—') },
+    {
+      title: t('integrity.imports.problem'),
+      key: 'problem',
+      render: (_: unknown, e: BulkImportRowError) => <span title={e.error}>{t(`integrity.imports.problems.${e.code}`, { row: e.other_row ?? '', value: e.value ?? '', defaultValue: t('integrity.imports.problems.invalid') })}</span>,
+    },
+  ];
+  return (
+    <Modal open title={t(`integrity.imports.${kind}.title`)} onCancel={onClose} footer={null} width={800} maskClosable={!file}>
+      <p>{t(`integrity.imports.${kind}.help`)}</p>
+      <Button icon={<DownloadOutlined aria-hidden />} onClick={() => void downloadFile(`${PATHS[kind]}/template`, { name: t(`integrity.imports.${kind}.templateName`) })}>
+        {t('integrity.imports.template')}
+      </Button>
+      {done ? (
+        <section aria-label={t('integrity.imports.done')} className="section-top">
+          <Alert type="success" showIcon title={t(`integrity.imports.${kind}.imported`, { count: done.imported })} />
+          {credentials.length > 0 && (
+            <>
+              <Alert className="section" type="warning" showIcon title={t('integrity.imports.users.passwordsOnce')} />
+              <Table<InitialCredential>
+                aria-label={t('integrity.imports.users.passwords')}
+                size="small"
+                rowKey="username"
+                dataSource={credentials}
+                pagination={{ pageSize: 8, hideOnSinglePage: true }}
+                columns={[
+                  { title: t('integrity.imports.fields.username'), dataIndex: 'username' },
+                  { title: t('integrity.imports.fields.full_name'), dataIndex: 'full_name' },
+                  { title: t('integrity.imports.users.password'), dataIndex: 'password', render: (p: string) => <code>{p}</code> },
+                ]}
+              />
+              <Button
+                icon={<DownloadOutlined aria-hidden />}
+                onClick={() =>
+                  saveBlob(
+                    credentialsCsv(credentials, [t('integrity.imports.fields.username'), t('integrity.imports.fields.full_name'), t('integrity.imports.users.password')]),
+                    t('integrity.imports.users.passwordsFile'),
+                  )
+                }
+              >
+                {t('integrity.imports.users.exportPasswords')}
+              </Button>
+            </>
+          )}
+          <Flex justify="flex-end" className="section-top">
+            <Button type="primary" onClick={onClose}>
+              {t('integrity.imports.close')}
+            </Button>
+          </Flex>
+        </section>
+      ) : (
+        <>
+          <Flex gap="middle" align="start" wrap className="section-top">
+            <FilePicker file={file} onChange={choose} chooseLabel={t('integrity.imports.choose')} aria-label={t('integrity.imports.file')} accept=".xlsx" />
+            <Button type="primary" disabled={!file} loading={check.isPending} onClick={() => check.mutate()}>
+              {t('integrity.imports.check')}
+            </Button>
+          </Flex>
+          {check.error && <ErrorNotice error={check.error} />}
+          {report && (
+            <section aria-label={t('integrity.imports.report')} className="section-top">
+              <Descriptions size="small" column={2} items={(['total', 'valid'] as const).map((k) => ({ key: k, label: t(`integrity.imports.counts.${k}`), children: report[k] }))} />
+              {'departments_created' in report && (report.departments_created.length > 0 || report.positions_created.length > 0) && (
+                <Alert
+                  className="section"
+                  type="info"
+                  showIcon
+                  title={t('integrity.imports.users.willCreate', { departments: report.departments_created.join('、') || '—', positions: report.positions_created.join('、') || '—' })}
+                />
+              )}
+              {report.errors.length > 0 ? (
+                <>
+                  <Alert className="section" type="error" showIcon title={t('integrity.imports.invalid', { count: report.errors.length })} description={t('integrity.imports.fixAndRetry')} />
+                  <Table<BulkImportRowError> aria-label={t('integrity.imports.errors')} size="small" rowKey={(e) => `${e.row}-${e.field ?? ''}-${e.code}`} columns={columns} dataSource={report.errors} pagination={{ pageSize: 8, hideOnSinglePage: true }} />
+                </>
+              ) : (
+                <Alert className="section" type="success" showIcon title={t('integrity.imports.ready', { count: report.valid })} />
+              )}
+              {run.error && <ErrorNotice error={run.error} />}
+              <Flex justify="flex-end" gap="small" className="section-top">
+                <Button onClick={onClose}>{t('common.action.cancel')}</Button>
+                <Button type="primary" disabled={report.errors.length > 0} loading={run.isPending} onClick={() => run.mutate()}>
+                  {t('integrity.imports.run', { count: report.valid })}
+                </Button>
+              </Flex>
+            </section>
+          )}
+        </>
+      )}
+    </Modal>
+  );
+}
