@@ -28,6 +28,7 @@ import type system from './locales/zh-CN/system.json';
 import type speech from './locales/zh-CN/speech.json';
 import type branchSync from './locales/zh-CN/branchSync.json';
 import type workbench from './locales/zh-CN/workbench.json';
+import type transcript from './locales/zh-CN/transcript.json';
 
 export interface Resources {
   admin: typeof admin;
@@ -57,6 +58,7 @@ export interface Resources {
   speech: typeof speech;
   branchSync: typeof branchSync;
   workbench: typeof workbench;
+  transcript: typeof transcript;
 }
 
 declare module 'i18next' {

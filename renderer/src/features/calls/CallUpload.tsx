@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Card, Checkbox, Col, Input, Row } from 'antd';
+import { Card, Checkbox, Col, Input, Row, Select } from 'antd';
 import { isAbort } from '../../api/client';
 import type { TranscriptionJob } from '../../api/types';
 import { FilePicker } from '../../components/form/FilePicker';
@@ -17,16 +17,18 @@ const schema = z
     bySpeaker: z.boolean(),
     left: name,
     right: name,
+    speakerCount: z.number().int().min(0).max(8),
   })
   .refine((v) => v.file !== null, { path: ['file'], message: 'common.validation.fileRequired' })
-  .refine((v) => !v.bySpeaker || v.left.length > 0, { path: ['left'], message: 'common.validation.required' })
-  .refine((v) => !v.bySpeaker || v.right.length > 0, { path: ['right'], message: 'common.validation.required' })
-  .refine((v) => !v.bySpeaker || v.left !== v.right, { path: ['right'], message: 'calls.upload.namesDiffer' });
+  // Channel names are optional (without them the voiceprint finds the rep, else A and B), but both or neither.
+  .refine((v) => !v.bySpeaker || v.left.length > 0 || v.right.length === 0, { path: ['left'], message: 'common.validation.required' })
+  .refine((v) => !v.bySpeaker || v.right.length > 0 || v.left.length === 0, { path: ['right'], message: 'common.validation.required' })
+  .refine((v) => !v.bySpeaker || !v.left || v.left !== v.right, { path: ['right'], message: 'calls.upload.namesDiffer' });
 
 /** Pick or drop a recording, name its channels, send it: the job starts at once and the page follows it. */
 export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): void }) {
   const { t } = useTranslation();
-  const form = useZodForm(schema, { file: null, bySpeaker: true, left: 'rep', right: 'customer' });
+  const form = useZodForm(schema, { file: null, bySpeaker: true, left: '', right: '', speakerCount: 2 });
   const start = useStartTranscription();
   const [sent, setSent] = useState(0);
   const upload = useCancellable();
@@ -36,7 +38,14 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
   const submit = (values: z.output<typeof schema>) => {
     setSent(0);
     start.mutate(
-      { file: values.file!, channels: values.bySpeaker ? [values.left, values.right] : null, onProgress: setSent, signal: upload.start() },
+      {
+        file: values.file!,
+        speakers: values.bySpeaker,
+        channels: values.bySpeaker && values.left ? [values.left, values.right] : null,
+        speakerCount: values.bySpeaker ? values.speakerCount : null,
+        onProgress: setSent,
+        signal: upload.start(),
+      },
       {
         onSuccess: (job) => {
           form.setValue('file', null);
@@ -73,15 +82,28 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
             )}
           </FormItem>
           {bySpeaker && (
+            <FormItem control={form.control} name="speakerCount" label={t('transcript.upload.speakerCount')} extra={t('transcript.upload.speakerCountHint')}>
+              {({ id, value, onChange }) => (
+                <Select
+                  id={id}
+                  style={{ width: 160 }}
+                  value={value as number}
+                  onChange={onChange}
+                  options={[0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ value: n, label: n === 0 ? t('transcript.upload.speakerCountAuto') : String(n) }))}
+                />
+              )}
+            </FormItem>
+          )}
+          {bySpeaker && (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <FormItem control={form.control} name="left" label={t('calls.upload.left')} required>
-                  {(field) => <Input {...field} />}
+                <FormItem control={form.control} name="left" label={t('calls.upload.left')}>
+                  {(field) => <Input {...field} placeholder="A" />}
                 </FormItem>
               </Col>
               <Col xs={24} md={12}>
-                <FormItem control={form.control} name="right" label={t('calls.upload.right')} required>
-                  {(field) => <Input {...field} />}
+                <FormItem control={form.control} name="right" label={t('calls.upload.right')}>
+                  {(field) => <Input {...field} placeholder="B" />}
                 </FormItem>
               </Col>
             </Row>
