@@ -69,36 +69,6 @@ describe('speakers of mono calls by voice', { skip: LOCAL_PATH_MISSING }, () => 
   });
   after(() => ts?.close());
 
-  test('models are listed with the kind their own metadata says; a VAD model uploads in chunks', async () => {
-    const listed = await ts.api.get('/api/audio/models', { token: ts.adminToken });
-    assert.equal(listed.status, 200, listed.text);
-    const kinds = Object.fromEntries((listed.body.data as { name: string; kind: string }[]).map((m) => [m.name, m.kind]));
-    assert.deepEqual(kinds, { 'embedding-tiny.onnx': 'speaker-embedding', 'ggml-tiny-test.bin': 'whisper', 'segmentation-tiny.onnx': 'speaker-segmentation' });
-
-    const vad = await fs.readFile(models.vad!);
-    const sha256 = crypto.createHash('sha256').update(vad).digest('hex');
-    const init = await ts.api.post('/api/audio/models', { token: ts.adminToken, body: { filename: 'silero-vad-tiny.onnx', file_size: vad.length, sha256 } });
-    assert.equal(init.status, 201, init.text);
-    const { upload_id: uploadId, chunk_url: chunkUrl, complete_url: completeUrl } = init.body.data;
-    const chunk = await ts.api.post(`${chunkUrl}?upload_id=${uploadId}&chunk_index=0`, { token: ts.adminToken, raw: new Uint8Array(vad), headers: { 'content-type': 'application/octet-stream' } });
-    assert.equal(chunk.status, 200, chunk.text);
-    const done = await ts.api.post(completeUrl, { token: ts.adminToken });
-    assert.equal(done.status, 201, done.text);
-    assert.equal(done.body.data.kind, 'vad');
-    assert.equal(done.body.data.sha256, sha256);
-
-    // An ONNX file that is none of the kinds is refused at upload, in words.
-    const bad = await ts.api.post('/api/audio/models', { token: ts.adminToken, body: { filename: 'plain.onnx', file_size: 20 } });
-    await ts.api.post(`${bad.body.data.chunk_url}?upload_id=${bad.body.data.upload_id}&chunk_index=0`, { token: ts.adminToken, raw: crypto.randomBytes(20), headers: { 'content-type': 'application/octet-stream' } });
-    const refused = await ts.api.post(bad.body.data.complete_url, { token: ts.adminToken });
-    assert.deepEqual([refused.status, refused.body.error], [400, 'audio.invalid_model']);
-
-    const status = await routeStatus();
-    assert.equal(status.speakers.available, true, JSON.stringify(status.speakers));
-    assert.equal(status.speakers.vad_model, 'silero-vad-tiny.onnx');
-    assert.ok(status.decoder.path && status.decoder.source, JSON.stringify(status.decoder));
-  });
-
   test('a mono call (WAV, AMR, M4A) is diarized: each voice gets its own label, in its own turns', async () => {
     for (const file of [call.wav, call.amr, call.m4a]) {
       const res = await transcribe(rep.token, file);
@@ -114,21 +84,6 @@ describe('speakers of mono calls by voice', { skip: LOCAL_PATH_MISSING }, () => 
       assert.deepEqual([...voices.keys()].sort(), ['A', 'B'], `${path.basename(file)}: ${JSON.stringify(t.segments)}`);
       assert.equal(voices.get('A'), 'male', 'A opens the call');
       assert.ok(t.speech_seconds > 20 && t.speech_seconds < t.audio.duration, `speech_seconds ${t.speech_seconds}`);
-    }
-  });
-
-  test('speaker_count: 1 gives one speaker, 0 finds the voices by the threshold; out of range is a 400', async () => {
-    const one = await transcribe(rep.token, call.wav, { speaker_count: '1' });
-    assert.equal(one.status, 200, one.text);
-    assert.deepEqual([...new Set(one.body.data.segments.map((s: Segment) => s.speaker))], ['A']);
-    const found = await transcribe(rep.token, call.wav, { speakers: 'true', speaker_count: '0' });
-    assert.equal(found.status, 200, found.text);
-    // The tiny models are no real speaker model: the threshold finds the two voices and splits off a stray piece or two.
-    assert.equal(found.body.data.speaker_method, 'voices');
-    assert.ok(new Set(found.body.data.segments.map((s: Segment) => s.speaker)).size >= 2, JSON.stringify(found.body.data.segments));
-    for (const bad of ['9', '-1', 'two']) {
-      const res = await transcribe(rep.token, call.wav, { speaker_count: bad });
-      assert.deepEqual([res.status, res.body.error], [400, 'validation_failed'], bad);
     }
   });
 
