@@ -139,7 +139,7 @@ export default function TranscriptEditor({ transcription, onSaved }: { transcrip
         </section>
       )}
 
-      <table className="transcript-table" aria-label={t('transcript.editor.title')}>
+      <table className="transcript-table" style={{ width: '100%' }} aria-label={t('transcript.editor.title')}>
         <thead>
           <tr>
             <th>{t('transcript.editor.time')}</th>
@@ -172,7 +172,7 @@ export default function TranscriptEditor({ transcription, onSaved }: { transcrip
                   ]}
                 />
               </td>
-              <td>
+              <td style={{ width: '100%' }}>
                 <Input.TextArea
                   ref={(el) => {
                     areas.current[i] = el;
