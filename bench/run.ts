@@ -16,6 +16,7 @@ import sync from './sync.js';
 import llm from './llm.js';
 import storage from './storage.js';
 import assignments from './assignments.js';
+import diarization from './diarization.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -36,6 +37,7 @@ const scenarios: [string, Scenario][] = [
   ['llm', llm],
   ['storage', storage],
   ['assignments', assignments],
+  ['diarization', diarization],
 ];
 
 const only = process.argv.slice(2);

@@ -166,6 +166,7 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
     const transcription = await getTranscription(db, user.id, parseId(ctx.params.id, 'Transcription'), query.revision);
     const language = query.lang ?? (user.locale === 'en' ? 'en' : 'zh-CN');
     const { body, filename } = await exportTranscript(transcription, query.format, language);
+    ctx.state.raw = true;
     ctx.attachment(filename);
     ctx.type = EXPORT_TYPES[query.format];
     ctx.set('Cache-Control', 'no-store');

@@ -100,3 +100,36 @@ export function coverage(segments: { start: number; end: number; speaker?: strin
   for (const s of segments) if (s.speaker === speaker) covered += Math.max(0, Math.min(end, s.end) - Math.max(start, s.start));
   return covered / (end - start);
 }
+
+/** The mono call as a stereo recording: the male voice alone on `maleSide`, the female voice on the other channel. */
+export async function stereoFromMono(call: MonoCall, maleSide: 'left' | 'right'): Promise<string> {
+  const file = path.join(call.dir, `stereo-male-${maleSide}.wav`);
+  if (existsSync(file)) return file;
+  const wav = await fs.readFile(call.wav);
+  const dataAt = wav.indexOf('data') + 8;
+  const samples = (wav.length - dataAt) >> 1;
+  const out = Buffer.alloc(44 + samples * 4);
+  out.write('RIFF', 0, 'ascii');
+  out.writeUInt32LE(36 + samples * 4, 4);
+  out.write('WAVEfmt ', 8, 'ascii');
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20);
+  out.writeUInt16LE(2, 22);
+  out.writeUInt32LE(16_000, 24);
+  out.writeUInt32LE(16_000 * 4, 28);
+  out.writeUInt16LE(4, 32);
+  out.writeUInt16LE(16, 34);
+  out.write('data', 36, 'ascii');
+  out.writeUInt32LE(samples * 4, 40);
+  const maleChannel = maleSide === 'left' ? 0 : 1;
+  for (let i = 0; i < samples; i++) {
+    const t = i / 16_000;
+    const turn = call.turns.find((x) => t >= x.start - 0.05 && t < x.end + 0.4);
+    const value = wav.readInt16LE(dataAt + i * 2);
+    const channel = turn?.voice === 'male' ? maleChannel : 1 - maleChannel;
+    out.writeInt16LE(value, 44 + i * 4 + channel * 2);
+  }
+  await fs.writeFile(`${file}.${process.pid}`, out);
+  await fs.rename(`${file}.${process.pid}`, file);
+  return file;
+}

@@ -31,6 +31,7 @@ import type speech from './locales/zh-CN/speech.json';
 import type branchSync from './locales/zh-CN/branchSync.json';
 import type spacedReview from './locales/zh-CN/spacedReview.json';
 import type workbench from './locales/zh-CN/workbench.json';
+import type transcript from './locales/zh-CN/transcript.json';
 
 export interface Resources {
   admin: typeof admin;
@@ -63,6 +64,7 @@ export interface Resources {
   branchSync: typeof branchSync;
   spacedReview: typeof spacedReview;
   workbench: typeof workbench;
+  transcript: typeof transcript;
 }
 
 declare module 'i18next' {

@@ -18,16 +18,18 @@ const schema = z
     bySpeaker: z.boolean(),
     left: name,
     right: name,
+    speakerCount: z.number().int().min(0).max(8),
   })
   .refine((v) => v.file !== null, { path: ['file'], message: 'common.validation.fileRequired' })
-  .refine((v) => !v.bySpeaker || v.left.length > 0, { path: ['left'], message: 'common.validation.required' })
-  .refine((v) => !v.bySpeaker || v.right.length > 0, { path: ['right'], message: 'common.validation.required' })
-  .refine((v) => !v.bySpeaker || v.left !== v.right, { path: ['right'], message: 'calls.upload.namesDiffer' });
+  // Channel names are optional (without them the voiceprint finds the rep, else A and B), but both or neither.
+  .refine((v) => !v.bySpeaker || v.left.length > 0 || v.right.length === 0, { path: ['left'], message: 'common.validation.required' })
+  .refine((v) => !v.bySpeaker || v.right.length > 0 || v.left.length === 0, { path: ['right'], message: 'common.validation.required' })
+  .refine((v) => !v.bySpeaker || !v.left || v.left !== v.right, { path: ['right'], message: 'calls.upload.namesDiffer' });
 
 /** Pick or drop a recording, name its channels, send it: the job starts at once and the page follows it. */
 export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): void }) {
   const { t } = useTranslation();
-  const form = useZodForm(schema, { file: null, bySpeaker: true, left: 'rep', right: 'customer' });
+  const form = useZodForm(schema, { file: null, bySpeaker: true, left: '', right: '', speakerCount: 2 });
   const start = useStartTranscription();
   const [sent, setSent] = useState(0);
   const upload = useCancellable();
@@ -37,7 +39,14 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
   const submit = (values: z.output<typeof schema>) => {
     setSent(0);
     start.mutate(
-      { file: values.file!, channels: values.bySpeaker ? [values.left, values.right] : null, onProgress: setSent, signal: upload.start() },
+      {
+        file: values.file!,
+        speakers: values.bySpeaker,
+        channels: values.bySpeaker && values.left ? [values.left, values.right] : null,
+        speakerCount: values.bySpeaker ? values.speakerCount : null,
+        onProgress: setSent,
+        signal: upload.start(),
+      },
       {
         onSuccess: (job) => {
           form.setValue('file', null);
@@ -74,15 +83,28 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
             )}
           </FormItem>
           {bySpeaker && (
+            <FormItem control={form.control} name="speakerCount" label={t('transcript.upload.speakerCount')} extra={t('transcript.upload.speakerCountHint')}>
+              {({ id, value, onChange }) => (
+                <Select
+                  id={id}
+                  style={{ width: 160 }}
+                  value={value as number}
+                  onChange={onChange}
+                  options={[0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ value: n, label: n === 0 ? t('transcript.upload.speakerCountAuto') : String(n) }))}
+                />
+              )}
+            </FormItem>
+          )}
+          {bySpeaker && (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <FormItem control={form.control} name="left" label={t('calls.upload.left')} required>
-                  {(field) => <Select {...field} options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
+                <FormItem control={form.control} name="left" label={t('calls.upload.left')}>
+                  {(field) => <Select {...field} value={field.value || undefined} onChange={(value?: string) => field.onChange(value ?? '')} allowClear options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
                 </FormItem>
               </Col>
               <Col xs={24} md={12}>
-                <FormItem control={form.control} name="right" label={t('calls.upload.right')} required>
-                  {(field) => <Select {...field} options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
+                <FormItem control={form.control} name="right" label={t('calls.upload.right')}>
+                  {(field) => <Select {...field} value={field.value || undefined} onChange={(value?: string) => field.onChange(value ?? '')} allowClear options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
                 </FormItem>
               </Col>
             </Row>

@@ -11,6 +11,9 @@ import { useFormat } from '../../i18n/format';
 import { callsQueries } from './queries';
 import { CallUpload } from './CallUpload';
 import { JobProgress } from './JobProgress';
+import { lazy, Suspense } from 'react';
+
+const VoiceprintCard = lazy(() => import('./VoiceprintCard'));
 
 /** Call transcription: send a recording, follow its job (kept in the URL), and the calls transcribed before. */
 export default function CallsPage() {
@@ -38,6 +41,9 @@ export default function CallsPage() {
       <PageHeader title={t('calls.title')} subtitle={t('calls.subtitle')} />
       <CallUpload onStarted={(job) => setParams({ job: String(job.id) })} />
       {jobId !== null && <JobProgress key={jobId} id={jobId} />}
+      <Suspense fallback={null}>
+        <VoiceprintCard />
+      </Suspense>
       <h2 className="section-title">{t('calls.list.title')}</h2>
       <DataTable label={t('calls.list.title')} query={transcriptions} columns={columns} rowKey={(c) => c.id} onPage={setPage} empty={t('calls.list.empty')} />
     </>

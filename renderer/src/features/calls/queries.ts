@@ -1,7 +1,7 @@
 import { experimental_streamedQuery as streamedQuery, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { getEventStream } from '../../api/event-stream';
-import type { Page, Transcription, TranscriptionJobEvent, TranscriptionSummary } from '../../api/types';
+import type { Page, Transcription, TranscriptionJobEvent, TranscriptionSummary, VoiceprintStatus } from '../../api/types';
 import { fromPage, PAGE_SIZE } from '../../components/list/list-page';
 
 export const callsKeys = {
@@ -9,6 +9,7 @@ export const callsKeys = {
   transcriptions: (page: number) => [...callsKeys.all, 'transcriptions', page] as const,
   transcription: (id: number) => [...callsKeys.all, 'transcription', id] as const,
   job: (id: number) => [...callsKeys.all, 'job', id] as const,
+  voiceprint: ['calls', 'voiceprint'] as const,
 };
 
 export const callsQueries = {
@@ -19,6 +20,7 @@ export const callsQueries = {
       placeholderData: keepPreviousData,
     }),
   transcription: (id: number) => queryOptions({ queryKey: callsKeys.transcription(id), queryFn: ({ signal }) => api.get<Transcription>(`/audio/transcriptions/${id}`, { signal }) }),
+  voiceprint: () => queryOptions({ queryKey: callsKeys.voiceprint, queryFn: ({ signal }) => api.get<VoiceprintStatus>('/audio/voiceprint', { signal }) }),
   /**
    * A transcription job as it goes (GET /api/audio/jobs/{id}/events): the latest event, `progress` until one of
    * `done`, `error` or `cancelled` ends the stream. A finished job's stream is only its final event.

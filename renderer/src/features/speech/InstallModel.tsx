@@ -13,11 +13,11 @@ const schemaFor = (extension: string, wrongType: string) =>
   z
     .object({ file: z.custom<File | null>((value) => value === null || value instanceof File) })
     .refine((v) => v.file !== null, { path: ['file'], message: 'common.validation.fileRequired' })
-    .refine((v) => !v.file || (/^[\w.-]+$/.test(v.file.name) && v.file.name.endsWith(extension)), { path: ['file'], message: wrongType });
+    .refine((v) => !v.file || (/^[\w.-]+$/.test(v.file.name) && extension.split(',').some((ending) => v.file!.name.endsWith(ending))), { path: ['file'], message: wrongType });
 
 export interface InstallModelProps<M> {
   shelf: ModelShelfUi;
-  /** The file name's ending, e.g. `.bin`. */
+  /** The file name's endings, comma separated, e.g. `.bin` or `.bin,.onnx`. */
   extension: string;
   /** The i18n prefix of the texts (title, intro, file, choose, wrongType, submit, sending, progress, resumeHint). */
   texts: 'speech.install' | 'ai.localModels.install';

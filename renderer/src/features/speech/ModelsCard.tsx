@@ -16,6 +16,7 @@ export function ModelsCard() {
   const models = useQuery(speechQueries.models());
   const columns = useShelfColumns<AudioModel>(speechShelf, 'speech.models', [
     { title: t('speech.models.name'), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
+    { title: t('transcript.admin.kind'), key: 'kind', render: (_, m) => (m.kind ? t(`transcript.admin.kinds.${m.kind}`) : <Typography.Text type="danger">{`${t('transcript.admin.kinds.none')}${m.problem ? `: ${m.problem}` : ''}`}</Typography.Text>) },
     { title: t('speech.models.size'), dataIndex: 'size', render: (size: number) => format.bytes(size) },
     {
       title: t('speech.models.verification'),
@@ -32,7 +33,7 @@ export function ModelsCard() {
       install={
         <InstallModel<AudioModel>
           shelf={speechShelf}
-          extension=".bin"
+          extension=".bin,.onnx"
           texts="speech.install"
           installed={(m) => t(m.verification === 'official' ? 'speech.install.doneOfficial' : 'speech.install.doneUnverified', { name: m.name, official: m.official ?? '' })}
         />

@@ -80,9 +80,32 @@ function RouteStatus({ route }: { route: ManagedRoute }) {
   const { t } = useTranslation();
   if (!route.enabled) return <StatusTag>{t('speech.routes.disabled')}</StatusTag>;
   if (!route.status) return null;
-  if (route.status.available) return <StatusTag tone="success">{t('speech.routes.available')}</StatusTag>;
+  const { speakers, decoder } = route.status;
+  const extra = (
+    <>
+      {speakers && (
+        <div>
+          <StatusTag tone={speakers.available ? 'success' : 'warning'}>{t(speakers.available ? 'transcript.admin.speakersOn' : 'transcript.admin.speakersOff')}</StatusTag>
+          {speakers.reason_unavailable && <Typography.Text type="secondary">{speakers.reason_unavailable}</Typography.Text>}
+        </div>
+      )}
+      {decoder && (
+        <div>
+          <Typography.Text type="secondary">{t('transcript.admin.decoder', { source: t(`transcript.admin.decoderSource.${decoder.source}`), version: decoder.version || '?', path: decoder.path })}</Typography.Text>
+        </div>
+      )}
+    </>
+  );
+  if (route.status.available)
+    return (
+      <>
+        <StatusTag tone="success">{t('speech.routes.available')}</StatusTag>
+        {extra}
+      </>
+    );
   return (
     <>
+      {extra}
       <StatusTag tone="danger">{t('speech.routes.unavailable')}</StatusTag>
       {plainReasons(route.status.reason_unavailable ?? '', t).map((reason) => (
         <div key={reason}>

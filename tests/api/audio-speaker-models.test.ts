@@ -1,0 +1,150 @@
+// Speakers of mono calls, voiceprints, transcript revisions and exports, over real HTTP: sherpa-onnx (in its child
+// process) with the generated tiny speaker models, whisper.cpp with the tiny Whisper model, calls spoken by
+// espeak-ng's male and female voices.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
+import { writeTinySpeakerModels } from '../support/tiny-speaker-models.js';
+import { form } from './media-fixtures.js';
+import { LOCAL_PATH_MISSING } from './audio-fixtures.js';
+import { monoCall, type MonoCall } from './speaker-fixtures.js';
+
+interface Segment {
+  start: number;
+  end: number;
+  text: string;
+  speaker?: string;
+}
+
+/** The voice whose turn holds most of the segment; undefined when it lies in no turn. */
+function voiceAt(call: MonoCall, s: Segment): 'male' | 'female' | undefined {
+  const overlap = (t: { start: number; end: number }) => Math.max(0, Math.min(t.end, s.end) - Math.max(t.start, s.start));
+  const best = [...call.turns].sort((a, b) => overlap(b) - overlap(a))[0]!;
+  return overlap(best) > 0 ? best.voice : undefined;
+}
+
+/** Every segment lies in a turn, and each label belongs to one voice only; returns label → voice. */
+function labelsByVoice(call: MonoCall, segments: Segment[]): Map<string, string> {
+  const voices = new Map<string, string>();
+  for (const s of segments) {
+    assert.ok(s.speaker, `segment ${JSON.stringify(s)} has a speaker`);
+    const voice = voiceAt(call, s);
+    assert.ok(voice, `segment ${JSON.stringify(s)} lies in a turn of the call`);
+    const known = voices.get(s.speaker!);
+    assert.ok(!known || known === voice, `label ${s.speaker} is used for one voice: ${JSON.stringify(segments)}`);
+    voices.set(s.speaker!, voice!);
+  }
+  return voices;
+}
+
+describe('speaker models: kinds, upload, speaker_count, broken models', { skip: LOCAL_PATH_MISSING }, () => {
+  let ts: TestServer;
+  let call: MonoCall;
+  let rep: { id: number; token: string };
+  let models: { segmentation: string; embedding: string; vad?: string };
+  const modelsDir = () => path.join(ts.dataDir, 'models');
+
+  const transcribe = async (token: string, file: string, fields: Record<string, string> = { speakers: 'true' }) =>
+    ts.api.request('POST', '/api/audio/transcribe', { token, form: form(fields, { name: path.basename(file), data: new Uint8Array(await fs.readFile(file)) }) });
+  const setConfig = (configs: Record<string, unknown>) => ts.api.put('/api/system/config', { token: ts.adminToken, body: { configs } });
+  const routeStatus = async () => (await ts.api.get('/api/ai/routes/audio', { token: rep.token })).body.data[0];
+
+  before(async () => {
+    [ts, call] = await Promise.all([startTestServer(), monoCall()]);
+    await fs.mkdir(modelsDir(), { recursive: true });
+    await writeTinyWhisperModel(path.join(modelsDir(), 'ggml-tiny-test.bin'), { segmentSeconds: 30 });
+    models = await writeTinySpeakerModels(path.join(ts.dataDir, 'generated'));
+    // Copied into DATA_DIR/models, as an admin may do instead of uploading.
+    await fs.copyFile(models.segmentation, path.join(modelsDir(), 'segmentation-tiny.onnx'));
+    await fs.copyFile(models.embedding, path.join(modelsDir(), 'embedding-tiny.onnx'));
+    const route = await ts.api.post('/api/ai/routes', { token: ts.adminToken, body: { name: 'Desk whisper', kind: 'audio', provider: 'local-whisper', model: 'ggml-tiny-test.bin' } });
+    assert.equal(route.status, 201, route.text);
+    // The tiny models put espeak-ng's two voices about 1.7 apart in cosine distance.
+    assert.equal((await setConfig({ audio_local_quality: 'fast', audio_speaker_threshold: 1.4 })).status, 200);
+    rep = await ts.user();
+  });
+  after(() => ts?.close());
+
+  test('models are listed with the kind their own metadata says; a VAD model uploads in chunks', async () => {
+    const listed = await ts.api.get('/api/audio/models', { token: ts.adminToken });
+    assert.equal(listed.status, 200, listed.text);
+    const kinds = Object.fromEntries((listed.body.data as { name: string; kind: string }[]).map((m) => [m.name, m.kind]));
+    assert.deepEqual(kinds, { 'embedding-tiny.onnx': 'speaker-embedding', 'ggml-tiny-test.bin': 'whisper', 'segmentation-tiny.onnx': 'speaker-segmentation' });
+
+    const vad = await fs.readFile(models.vad!);
+    const sha256 = crypto.createHash('sha256').update(vad).digest('hex');
+    const init = await ts.api.post('/api/audio/models', { token: ts.adminToken, body: { filename: 'silero-vad-tiny.onnx', file_size: vad.length, sha256 } });
+    assert.equal(init.status, 201, init.text);
+    const { upload_id: uploadId, chunk_url: chunkUrl, complete_url: completeUrl } = init.body.data;
+    const chunk = await ts.api.post(`${chunkUrl}?upload_id=${uploadId}&chunk_index=0`, { token: ts.adminToken, raw: new Uint8Array(vad), headers: { 'content-type': 'application/octet-stream' } });
+    assert.equal(chunk.status, 200, chunk.text);
+    const done = await ts.api.post(completeUrl, { token: ts.adminToken });
+    assert.equal(done.status, 201, done.text);
+    assert.equal(done.body.data.kind, 'vad');
+    assert.equal(done.body.data.sha256, sha256);
+
+    // An ONNX file that is none of the kinds is refused at upload, in words.
+    const bad = await ts.api.post('/api/audio/models', { token: ts.adminToken, body: { filename: 'plain.onnx', file_size: 20 } });
+    await ts.api.post(`${bad.body.data.chunk_url}?upload_id=${bad.body.data.upload_id}&chunk_index=0`, { token: ts.adminToken, raw: crypto.randomBytes(20), headers: { 'content-type': 'application/octet-stream' } });
+    const refused = await ts.api.post(bad.body.data.complete_url, { token: ts.adminToken });
+    assert.deepEqual([refused.status, refused.body.error], [400, 'audio.invalid_model']);
+
+    const status = await routeStatus();
+    assert.equal(status.speakers.available, true, JSON.stringify(status.speakers));
+    assert.equal(status.speakers.vad_model, 'silero-vad-tiny.onnx');
+    assert.ok(status.decoder.path && status.decoder.source, JSON.stringify(status.decoder));
+  });
+
+  test('speaker_count: 1 gives one speaker, 0 finds the voices by the threshold; out of range is a 400', async () => {
+    const one = await transcribe(rep.token, call.wav, { speaker_count: '1' });
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual([...new Set(one.body.data.segments.map((s: Segment) => s.speaker))], ['A']);
+    const found = await transcribe(rep.token, call.wav, { speakers: 'true', speaker_count: '0' });
+    assert.equal(found.status, 200, found.text);
+    // The tiny models are no real speaker model: the threshold finds the two voices and splits off a stray piece or two.
+    assert.equal(found.body.data.speaker_method, 'voices');
+    assert.ok(new Set(found.body.data.segments.map((s: Segment) => s.speaker)).size >= 2, JSON.stringify(found.body.data.segments));
+    for (const bad of ['9', '-1', 'two']) {
+      const res = await transcribe(rep.token, call.wav, { speaker_count: bad });
+      assert.deepEqual([res.status, res.body.error], [400, 'validation_failed'], bad);
+    }
+  });
+
+  test('a model of random bytes, or an ONNX file without metadata, leaves the server up and speakers unavailable in plain words', async () => {
+    await fs.writeFile(path.join(modelsDir(), 'random.onnx'), crypto.randomBytes(64 * 1024));
+    await fs.copyFile(models.vad!, path.join(modelsDir(), 'no-metadata.onnx'));
+    for (const [name, why] of [
+      ['random.onnx', /neither a ggml Whisper model nor an ONNX model/],
+      ['no-metadata.onnx', /not a speaker-segmentation model/],
+    ] as const) {
+      assert.equal((await setConfig({ audio_speaker_segmentation_model: name })).status, 200);
+      const status = await routeStatus();
+      assert.equal(status.available, true, 'the route still transcribes');
+      assert.equal(status.speakers.available, false);
+      assert.match(status.speakers.reason_unavailable, why);
+      if (name === 'random.onnx') {
+        const res = await transcribe(rep.token, call.wav);
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.data.has_speakers, false);
+        assert.equal(res.body.data.capability_degraded, true);
+        assert.match(res.body.data.capability_zh, /未进行说话人分离/);
+      }
+      assert.equal((await ts.api.get('/api/health')).status, 200);
+    }
+    // A model whose metadata claims the kind but that sherpa-onnx cannot load ends only the child process.
+    const broken = Buffer.concat([await fs.readFile(models.segmentation)]);
+    await fs.writeFile(path.join(modelsDir(), 'truncated-segmentation.onnx'), broken.subarray(0, Math.floor(broken.length * 0.7)));
+    await setConfig({ audio_speaker_segmentation_model: 'truncated-segmentation.onnx' });
+    const status = await routeStatus();
+    assert.equal(status.speakers.available, false);
+    assert.ok(status.speakers.reason_unavailable.length > 0);
+    assert.equal((await ts.api.get('/api/health')).status, 200);
+    await setConfig({ audio_speaker_segmentation_model: '' });
+    assert.equal((await routeStatus()).speakers.available, true, 'back with the good model');
+  });
+
+});
