@@ -15,3 +15,4 @@ export * from './coaching.js';
 export * from './exam-stats.js';
 export * from './sync.js';
 export * from './security.js';
+export * from './compliance.js';

@@ -204,7 +204,8 @@ function judge(compiled: CompiledRule, call: CallText, repSpeaker: string, produ
       if (!product) return verdict('not_applicable', [], 'no product');
       if (!level) return verdict('not_applicable', [], 'the product has no risk level');
       const customer = customerRiskType(call, repSpeaker);
-      if (!customer) return verdict('fail', [], `product ${level}; the customer’s risk type was not established in the call`);
+      // Not asking is risk_tolerance_asked's failure; without a stated type there is nothing to match against.
+      if (!customer) return verdict('not_applicable', [], `product ${level}; the customer’s risk type was not established in the call`);
       const highest = highestLevelFor(customer.type)!;
       return level <= highest
         ? verdict('pass', [customer.segment], `customer ${customer.type} (up to ${highest}), product ${level}`)

@@ -61,6 +61,7 @@ export const screens: Screen[] = [
   { path: '/calls/:id', page: () => import('../features/calls/TranscriptionPage') },
   { path: '/coaching', page: () => import('../features/coaching/ReportsPage'), nav: { group: 'workbench', label: 'shell.nav.coaching' } },
   { path: '/coaching/reports/:id', page: () => import('../features/coaching/ReportPage') },
+  { path: '/compliance/inspections/:id', page: () => import('../features/compliance/InspectionPage') },
   { path: '/workbench/notes', page: () => import('../features/workbench/NotesPage'), nav: { group: 'workbench', label: 'shell.nav.notes' } },
   { path: '/media/upload', page: () => import('../features/media/UploadPage'), nav: { group: 'workbench', label: 'shell.nav.upload' } },
 
@@ -84,6 +85,8 @@ export const screens: Screen[] = [
   { path: '/admin/questions', roles: ADMIN, page: () => import('../features/bank/QuestionsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionBank' } },
   { path: '/admin/papers', roles: ADMIN, page: () => import('../features/bank/PapersPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.papers' } },
   { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
+  { path: '/admin/compliance', roles: ADMIN, page: () => import('../features/compliance/ComplianceAdminPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.compliance' } },
+  { path: '/admin/compliance/inspections/:id', roles: ADMIN, page: () => import('../features/compliance/InspectionPage') },
   { path: '/coaching/question-drafts', roles: ADMIN, page: () => import('../features/coaching/DraftsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionDrafts' } },
   // admin — ai
   { path: '/admin/speech', roles: ADMIN, page: () => import('../features/speech/SpeechPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.speech' } },

@@ -67,6 +67,11 @@ const byCode: Record<string, ErrorKey> = {
   'sync.central_unreachable': 'errors.sync_central_unreachable',
   'sync.central_refused': 'errors.sync_central_refused',
   'sync.not_enrolled': 'errors.sync_not_enrolled',
+  'compliance.rep_unknown': 'errors.compliance_rep_unknown',
+  'compliance.unknown_speaker': 'errors.coaching_unknown_speaker',
+  'compliance.unknown_revision': 'errors.compliance_unknown_revision',
+  'compliance.invalid_rule': 'errors.compliance_invalid_rule',
+  'compliance.default_rule_set': 'errors.compliance_default_rule_set',
 };
 
 /** Codes whose translation is general: the server's message says what exactly was wrong. */
