@@ -16,22 +16,23 @@ import { useFormat } from '../../i18n/format';
 import { DepartmentSelect } from '../exam-stats/DepartmentSelect';
 import { complianceQueries, type InspectionFilters } from './queries';
 import { RuleSetsTab } from './RuleSetsTab';
+import { SHIPPED_RULE_KEYS, useRuleLabel } from './rule-names';
 
 // echarts comes with the charts, only when the charts tab is open.
 const ComplianceCharts = lazy(() => import('./ComplianceCharts'));
 
 const DAY = 'YYYY-MM-DD';
-const DEFAULT_RULE_KEYS = ['identity', 'risk_tolerance_asked', 'risk_match', 'risk_disclosure', 'fee_disclosure', 'no_guarantee', 'cooling_off'];
 
 /** Admins: pass rates by rule, department, product and month; the failed calls (filters, Excel); the rule sets. */
 export default function ComplianceAdminPage() {
   const { t, i18n } = useTranslation();
   const format = useFormat();
+  const ruleLabel = useRuleLabel();
   const { page, filters, setPage, setFilters } = useListParams({ rule_key: '', department: '', from: '', to: '', view: 'list' });
   const selection: InspectionFilters = { rule_key: filters.rule_key, department: filters.department, from: filters.from, to: filters.to };
   const failed = useQuery({ ...complianceQueries.failed(selection, page), enabled: filters.view === 'list' });
   const stats = useQuery({ ...complianceQueries.stats({ department: filters.department, from: filters.from, to: filters.to }), enabled: filters.view === 'charts' || filters.view === 'list' });
-  const ruleKeys = [...new Set([...DEFAULT_RULE_KEYS, ...(stats.data?.by_rule.map((r) => r.key) ?? [])])];
+  const ruleKeys = [...new Set([...SHIPPED_RULE_KEYS, ...(stats.data?.by_rule.map((r) => r.key) ?? [])])];
   const exporting = useMutation({
     mutationFn: () => {
       const query = new URLSearchParams(Object.entries({ ...selection, outcome: 'fail' }).filter(([, v]) => v !== ''));
@@ -50,7 +51,7 @@ export default function ComplianceAdminPage() {
     { title: t('compliance.admin.columns.score'), dataIndex: 'score', width: 70 },
     {
       title: t('compliance.admin.columns.failed'),
-      render: (_: unknown, r: InspectionSummary) => r.failed_rules.map((key) => <StatusTag key={key} tone="danger">{key}</StatusTag>),
+      render: (_: unknown, r: InspectionSummary) => r.failed_rules.map((key) => <StatusTag key={key} tone="danger">{ruleLabel(key)}</StatusTag>),
     },
   ];
   return (
@@ -72,7 +73,7 @@ export default function ComplianceAdminPage() {
             className="filter-select"
             value={filters.rule_key}
             onChange={(rule_key: string) => setFilters({ rule_key })}
-            options={[{ value: '', label: t('compliance.admin.allRules') }, ...ruleKeys.map((key) => ({ value: key, label: key }))]}
+            options={[{ value: '', label: t('compliance.admin.allRules') }, ...ruleKeys.map((key) => ({ value: key, label: ruleLabel(key) }))]}
           />
         </Form.Item>
         <Form.Item label={t('compliance.admin.department')} htmlFor="compliance-department">

@@ -5,6 +5,7 @@ import type { ComplianceRate, ComplianceStats } from '../../api/types';
 import { useFormat } from '../../i18n/format';
 import { EmptyState } from '../../components/states';
 import { Chart, type ChartOption } from '../exam-stats/Chart';
+import { useRuleLabel } from './rule-names';
 
 const BLUE = '#1765c6';
 
@@ -12,7 +13,7 @@ function rateBars(rates: ComplianceRate[], names: string[], seriesName: string):
   return {
     grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v) => `${String(v)}%` },
-    xAxis: { type: 'category', data: names, axisLabel: { interval: 0, overflow: 'truncate', width: 110 } },
+    xAxis: { type: 'category', data: names, axisLabel: { interval: 0, overflow: 'truncate', width: 110, rotate: names.length > 4 ? 30 : 0 } },
     yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
     series: [{ type: 'bar', name: seriesName, data: rates.map((r) => Math.round(r.pass_rate * 1000) / 10), itemStyle: { color: BLUE }, barMaxWidth: 36 }],
   };
@@ -22,10 +23,11 @@ function rateBars(rates: ComplianceRate[], names: string[], seriesName: string):
 export default function ComplianceCharts({ stats }: { stats: ComplianceStats }) {
   const { t } = useTranslation();
   const format = useFormat();
+  const ruleLabel = useRuleLabel();
   const charts = useMemo(() => {
     const rate = t('compliance.admin.charts.rate');
     const groups: { key: string; title: string; rates: ComplianceRate[]; names: string[] }[] = [
-      { key: 'rule', title: t('compliance.admin.charts.byRule'), rates: stats.by_rule, names: stats.by_rule.map((r) => r.label) },
+      { key: 'rule', title: t('compliance.admin.charts.byRule'), rates: stats.by_rule, names: stats.by_rule.map((r) => ruleLabel(r.key)) },
       { key: 'department', title: t('compliance.admin.charts.byDepartment'), rates: stats.by_department, names: stats.by_department.map((r) => r.label || t('compliance.admin.noDepartment')) },
       { key: 'product', title: t('compliance.admin.charts.byProduct'), rates: stats.by_product, names: stats.by_product.map((r) => r.label || t('compliance.admin.noProduct')) },
       { key: 'month', title: t('compliance.admin.charts.byMonth'), rates: stats.by_month, names: stats.by_month.map((r) => r.label) },
@@ -35,7 +37,7 @@ export default function ComplianceCharts({ stats }: { stats: ComplianceStats }) 
       option: rateBars(g.rates, g.names, rate),
       description: g.names.map((name, i) => `${name}: ${format.percent(g.rates[i]!.pass_rate * 100)}`).join('; '),
     }));
-  }, [stats, t, format]);
+  }, [stats, t, format, ruleLabel]);
   if (!stats.total) return <EmptyState>{t('compliance.admin.noData')}</EmptyState>;
   return (
     <>
