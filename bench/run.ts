@@ -17,6 +17,7 @@ import llm from './llm.js';
 import storage from './storage.js';
 import assignments from './assignments.js';
 import diarization from './diarization.js';
+import compliance from './compliance.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -38,6 +39,7 @@ const scenarios: [string, Scenario][] = [
   ['storage', storage],
   ['assignments', assignments],
   ['diarization', diarization],
+  ['compliance', compliance],
 ];
 
 const only = process.argv.slice(2);

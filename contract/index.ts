@@ -18,3 +18,4 @@ export * from './security.js';
 export * from './review.js';
 export * from './assignments.js';
 export * from './imports.js';
+export * from './compliance.js';

@@ -4,7 +4,7 @@
 // give the same results.
 import type { ComplianceRule, InspectionOutcome, InspectionResult, Severity } from '../../contract/compliance.js';
 import { highestLevelFor } from '../../contract/compliance.js';
-import { CLAUSE, SENTENCE, normalizeText } from './normalize.js';
+import { CLAUSE, SENTENCE, normalizeAll, normalizeText } from './normalize.js';
 import { compileNegations, compilePhrases } from './phrases.js';
 
 export interface CallSegment {
@@ -72,16 +72,18 @@ class Joined {
 
 export interface CallText {
   segments: CallSegment[];
+  /** The rep's segments. */
   rep: Joined;
-  /** Normalised text of every segment, by position in `segments`. */
-  normalized: string[];
+  /** Everyone's segments. */
+  all: Joined;
 }
 
 /** Normalises the call once for every rule. */
 export function prepareCall(segments: CallSegment[], repSpeaker: string): CallText {
-  const normalized = segments.map((s) => normalizeText(s.text));
+  const normalized = normalizeAll(segments.map((s) => s.text));
   const rep = new Joined(segments.flatMap((seg, i) => (seg.speaker === repSpeaker ? [{ seg, norm: normalized[i]! }] : [])));
-  return { segments, rep, normalized };
+  const all = new Joined(segments.map((seg, i) => ({ seg, norm: normalized[i]! })));
+  return { segments, rep, all };
 }
 
 /** A negation just before the match in the same clause, or a question repeated back ("保本吗"). */
@@ -123,33 +125,25 @@ function repHits(call: CallText, compiled: CompiledRule): Hit[] {
 function productNamedAt(call: CallText, product: CallProduct | null): number | null {
   if (!product) return null;
   const names = [product.name, product.code].filter((n): n is string => !!n && n.trim().length >= 2).map(normalizeText).filter(Boolean);
-  const at = call.normalized.findIndex((text) => names.some((n) => text.includes(n)));
-  return at < 0 ? null : call.segments[at]!.start;
+  const offsets = names.map((n) => call.all.text.indexOf(n)).filter((at) => at >= 0);
+  return offsets.length ? call.all.segmentAt(Math.min(...offsets)).start : null;
 }
 
-const CUSTOMER_TYPES: [RegExp, string][] = [
-  [/(?<![a-z0-9])c([1-5])(?![0-9])/gu, ''],
-  [/保守型/gu, 'C1'],
-  [/谨慎型/gu, 'C2'],
-  [/稳健型/gu, 'C3'],
-  [/积极型/gu, 'C4'],
-  [/激进型/gu, 'C5'],
-];
+const TYPE_NAMES: Record<string, string> = { 保守: 'C1', 谨慎: 'C2', 稳健: 'C3', 积极: 'C4', 激进: 'C5' };
+const CUSTOMER_TYPE = /(?<![a-z0-9])c([1-5])(?![0-9])|(保守|谨慎|稳健|积极|激进)型/g;
 
 /** The customer's risk type as last stated in the call (the customer's words first, else the rep's), with where. */
 export function customerRiskType(call: CallText, repSpeaker: string): { type: string; segment: CallSegment } | null {
-  let best: { type: string; segment: CallSegment; customer: boolean; order: number } | null = null;
-  call.segments.forEach((segment, i) => {
-    for (const [pattern, type] of CUSTOMER_TYPES) {
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(call.normalized[i]!); m; m = pattern.exec(call.normalized[i]!)) {
-        const found = { type: type || `C${m[1]}`, segment, customer: segment.speaker !== repSpeaker, order: i };
-        if (!best || found.customer > best.customer || (found.customer === best.customer && found.order >= best.order)) best = found;
-      }
-    }
-  });
-  const found = best as { type: string; segment: CallSegment } | null;
-  return found && { type: found.type, segment: found.segment };
+  let best: { type: string; segment: CallSegment; customer: boolean } | null = null;
+  const text = call.all.text;
+  CUSTOMER_TYPE.lastIndex = 0;
+  for (let m = CUSTOMER_TYPE.exec(text); m; m = CUSTOMER_TYPE.exec(text)) {
+    const segment = call.all.segmentAt(m.index);
+    const found = { type: m[1] ? `C${m[1]}` : TYPE_NAMES[m[2]!]!, segment, customer: segment.speaker !== repSpeaker };
+    // In call order: a later statement replaces an earlier one of the same side; the customer's own words win.
+    if (!best || found.customer || !best.customer) best = found;
+  }
+  return best && { type: best.type, segment: best.segment };
 }
 
 /** The product's level as R1–R5 (r3, PR3, 中风险 accepted), or null. */
@@ -204,7 +198,8 @@ function judge(compiled: CompiledRule, call: CallText, repSpeaker: string, produ
       if (!product) return verdict('not_applicable', [], 'no product');
       if (!level) return verdict('not_applicable', [], 'the product has no risk level');
       const customer = customerRiskType(call, repSpeaker);
-      if (!customer) return verdict('fail', [], `product ${level}; the customer’s risk type was not established in the call`);
+      // Not asking is risk_tolerance_asked's failure; without a stated type there is nothing to match against.
+      if (!customer) return verdict('not_applicable', [], `product ${level}; the customer’s risk type was not established in the call`);
       const highest = highestLevelFor(customer.type)!;
       return level <= highest
         ? verdict('pass', [customer.segment], `customer ${customer.type} (up to ${highest}), product ${level}`)

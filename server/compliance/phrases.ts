@@ -49,7 +49,7 @@ export function phraseSource(phrase: string): string {
 export function compilePhrases(phrases: string[]): RegExp | null {
   const sources = phrases.filter((p) => p.trim()).map(phraseSource);
   if (!sources.length) return null;
-  const regex = new RegExp(sources.map((s) => `(?:${s})`).join('|'), 'gu');
+  const regex = new RegExp(sources.map((s) => `(?:${s})`).join('|'), 'g');
   // A pattern that matches nothing at all would match everywhere: refused.
   if (regex.test('')) throw new PhraseError(`${phrases.join(', ')}: a phrase that matches empty text`);
   return regex;
@@ -60,5 +60,5 @@ export function compileNegations(negations: string[] | undefined): RegExp | null
   const words = (negations ?? DEFAULT_NEGATIONS).map((n) => normalizeText(n)).filter(Boolean);
   if (!words.length) return null;
   words.sort((a, b) => b.length - a.length);
-  return new RegExp(`(?:${words.map(escape).join('|')})${NEGATION_FILLERS}$`, 'u');
+  return new RegExp(`(?:${words.map(escape).join('|')})${NEGATION_FILLERS}$`);
 }

@@ -147,7 +147,7 @@ describe('compliance inspection /api/compliance', () => {
       { side: 'rep', text: '您是问保本吗？我们没有保本的承诺。' },
     ];
     assert.equal(outcomes(await call(turns, r2)).no_guarantee, 'pass');
-    const answered = await call([...turns, { side: 'rep', text: '放心，保本的，保證收益。' }], r2);
+    const answered = await call([...turns, { side: 'rep', text: '放心，保本的，保证收益。' }], r2);
     assert.equal(outcomes(answered).no_guarantee, 'fail');
     assert.deepEqual(answered.results.find((r: Json) => r.rule_key === 'no_guarantee').evidence.map((e: Json) => e.segment_index), [4]);
   });

@@ -62,6 +62,7 @@ export const screens: Screen[] = [
   { path: '/calls/:id', page: () => import('../features/calls/TranscriptionPage') },
   { path: '/coaching', page: () => import('../features/coaching/ReportsPage'), nav: { group: 'workbench', label: 'shell.nav.coaching' } },
   { path: '/coaching/reports/:id', page: () => import('../features/coaching/ReportPage') },
+  { path: '/compliance/inspections/:id', page: () => import('../features/compliance/InspectionPage') },
   { path: '/workbench/notes', page: () => import('../features/workbench/NotesPage'), nav: { group: 'workbench', label: 'shell.nav.notes' } },
   { path: '/media/upload', page: () => import('../features/media/UploadPage'), nav: { group: 'workbench', label: 'shell.nav.upload' } },
 
@@ -87,6 +88,8 @@ export const screens: Screen[] = [
   { path: '/admin/assignments', roles: ADMIN, page: () => import('../features/assignments/AssignmentsPage'), nav: { group: 'admin', section: 'exams', label: 'assignments.nav' } },
   { path: '/admin/assignments/:id', roles: ADMIN, page: () => import('../features/assignments/AssignmentProgressPage') },
   { path: '/admin/records', roles: ADMIN, page: () => import('../features/records/AdminRecordsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.examRecords' } },
+  { path: '/admin/compliance', roles: ADMIN, page: () => import('../features/compliance/ComplianceAdminPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.compliance' } },
+  { path: '/admin/compliance/inspections/:id', roles: ADMIN, page: () => import('../features/compliance/InspectionPage') },
   { path: '/coaching/question-drafts', roles: ADMIN, page: () => import('../features/coaching/DraftsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionDrafts' } },
   { path: '/admin/spaced-review', roles: ADMIN, page: () => import('../features/spaced-review/ReviewStatsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.reviewStats' } },
   // admin — ai

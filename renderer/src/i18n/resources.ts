@@ -10,6 +10,7 @@ import type bank from './locales/zh-CN/bank.json';
 import type coach from './locales/zh-CN/coach.json';
 import type coaching from './locales/zh-CN/coaching.json';
 import type common from './locales/zh-CN/common.json';
+import type compliance from './locales/zh-CN/compliance.json';
 import type content from './locales/zh-CN/content.json';
 import type courses from './locales/zh-CN/courses.json';
 import type errors from './locales/zh-CN/errors.json';
@@ -43,6 +44,7 @@ export interface Resources {
   coach: typeof coach;
   coaching: typeof coaching;
   common: typeof common;
+  compliance: typeof compliance;
   content: typeof content;
   courses: typeof courses;
   errors: typeof errors;

@@ -16,6 +16,7 @@ import { FactList, ObjectionList, PracticeCards } from './Findings';
 import { ReviewList } from './ReviewList';
 import { modelStatusLabel, modelStatusTone, partLabel } from './labels';
 import { coachingQueries } from './queries';
+import InspectionPanel from '../compliance/InspectionPanel';
 
 export default function ReportPage() {
   const id = useIdParam();
@@ -55,6 +56,7 @@ function Report({ id }: { id: number }) {
           </CallPlayer>
         )}
       </QueryView>
+      {data && <InspectionPanel transcriptionId={data.transcription_id} repSpeaker={data.rep_speaker} productId={data.product?.id ?? null} />}
     </>
   );
 }

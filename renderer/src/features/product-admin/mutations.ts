@@ -10,6 +10,7 @@ export interface ProductFields {
   summary: string;
   description: string;
   risk_level: string;
+  cooling_off_days: number;
   commission_rate: number | null;
 }
 
