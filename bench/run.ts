@@ -14,6 +14,7 @@ import coaching from './coaching.js';
 import memory from './memory.js';
 import sync from './sync.js';
 import llm from './llm.js';
+import review from './review.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -32,6 +33,7 @@ const scenarios: [string, Scenario][] = [
   ['memory', memory],
   ['sync', sync],
   ['llm', llm],
+  ['review', review],
 ];
 
 const only = process.argv.slice(2);
