@@ -18,6 +18,7 @@ import storage from './storage.js';
 import assignments from './assignments.js';
 import diarization from './diarization.js';
 import compliance from './compliance.js';
+import review from './review.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -40,6 +41,7 @@ const scenarios: [string, Scenario][] = [
   ['assignments', assignments],
   ['diarization', diarization],
   ['compliance', compliance],
+  ['review', review],
 ];
 
 const only = process.argv.slice(2);

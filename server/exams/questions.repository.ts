@@ -5,6 +5,7 @@ import { now } from '../db/time.js';
 import { searchAndPage } from '../db/paginate.js';
 import type { QuestionFilter } from './exams.schema.js';
 import { recordQuestionVersions } from '../sync/versions.js';
+import { reviewQueueChanged } from '../review/queue-cache.js';
 
 export interface QuestionRow {
   id: number;
@@ -86,6 +87,7 @@ export async function insertQuestionRow(db: Db, q: QuestionContent): Promise<num
 export async function updateQuestionRow(db: Db, id: number, q: QuestionContent): Promise<void> {
   await db('questions').where({ id }).update({ ...toRow(q), version: db.raw('version + 1'), updated_at: now() });
   await recordQuestionVersions(db, [id]);
+  reviewQueueChanged(db);
 }
 
 /** Up to `count` active questions of the domain (all of them when it has fewer): a random draw in random order, or the first ones by id. */

@@ -16,6 +16,7 @@ import { cardState, GRADE_OF, gradeOfAnswer, ratingName, recallOf, toCard, type 
 import { dailyLimitOf, schedulerOfSystem } from './review.parameters.js';
 import { recordEvents } from './review.events.js';
 import { reviewNow } from './clock.js';
+import { cachedQueue } from './queue-cache.js';
 import type { AnswerInput } from './review.schema.js';
 
 /** Events that count against the daily limit: reviews made in a review session. */
@@ -28,17 +29,23 @@ export const startOfDay = (at: Date): Date => {
   return day;
 };
 
-/** The person's cards that can be reviewed: practice items, and questions not disabled by an admin. */
+/**
+ * The person's cards that can be reviewed: practice items (no question), and questions not disabled by an admin.
+ * Read from the (user_id, due, question_id) index alone: the few disabled questions are one small subquery.
+ */
 const reviewable = (db: Db, userId: number) =>
   db('review_cards as c')
-    .leftJoin('questions as q', 'q.id', 'c.question_id')
     .where('c.user_id', userId)
-    .where((w) => w.where('c.kind', 'practice').orWhere('q.status', 'active'));
+    .where((w) => w.whereNull('c.question_id').orWhereNotIn('c.question_id', db('questions').whereNot('status', 'active').select('id')));
 
 type QueueRow = CardColumns & { id: number; kind: 'question' | 'practice'; question_id: number | null; prompt: string | null; type: QuestionType | null; stem: string | null; options: string | null };
 
 export async function reviewQueue(db: Db, user: User): Promise<ReviewQueue> {
   const at = reviewNow();
+  return cachedQueue(db, user.id, at, () => readQueue(db, user, at));
+}
+
+async function readQueue(db: Db, user: User, at: Date): Promise<ReviewQueue> {
   const atIso = at.toISOString();
   const [limit, scheduler] = await Promise.all([dailyLimitOf(db), schedulerOfSystem(db)]);
   const [dueRow, todayRow] = await Promise.all([
@@ -47,10 +54,12 @@ export async function reviewQueue(db: Db, user: User): Promise<ReviewQueue> {
   ]);
   const reviewedToday = countOf(todayRow);
   const room = Math.max(0, limit - reviewedToday);
+  // In due order along the index, so the draw stops at the limit.
   const rows = room
     ? ((await reviewable(db, user.id)
+        .leftJoin('questions as q', 'q.id', 'c.question_id')
         .where('c.due', '<=', atIso)
-        .orderBy([{ column: 'c.due', order: 'asc' }, { column: 'c.id', order: 'asc' }])
+        .orderBy('c.due', 'asc')
         .limit(room)
         .select('c.id', 'c.kind', 'c.question_id', 'c.prompt', 'c.due', 'c.stability', 'c.difficulty', 'c.elapsed_days', 'c.scheduled_days', 'c.learning_steps', 'c.reps', 'c.lapses', 'c.state', 'c.last_review', 'q.type', 'q.stem', 'q.options')) as QueueRow[])
     : [];
@@ -139,7 +148,7 @@ export async function answerCard(db: Db, user: User, input: AnswerInput): Promis
 export async function startDueSelfTest(db: Db, user: User, limit?: number): Promise<StartedExam> {
   const at = reviewNow().toISOString();
   const count = limit ?? (await dailyLimitOf(db));
-  const ids = (await reviewable(db, user.id).where('c.kind', 'question').where('c.due', '<=', at).orderBy([{ column: 'c.due', order: 'asc' }, { column: 'c.id', order: 'asc' }]).limit(count).pluck('c.question_id')).map(Number);
+  const ids = (await reviewable(db, user.id).whereNotNull('c.question_id').where('c.due', '<=', at).orderBy('c.due', 'asc').limit(count).pluck('c.question_id')).map(Number);
   if (!ids.length) throw new AppError(409, ReviewErrorCode.nothingDue, 'No question is due for review');
   const byId = new Map(((await db<QuestionRow>('questions').whereIn('id', ids)) as QuestionRow[]).map((q) => [Number(q.id), q]));
   const rows = ids.map((id) => byId.get(id)).filter((q): q is QuestionRow => !!q);

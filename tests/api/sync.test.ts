@@ -155,8 +155,9 @@ describe(`sync (central on ${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
     assert.equal(result.passed, false);
     await branch.database()('exam_records').where({ id: result.record_id }).update({ score: 100, passed: true, correct_count: 3, wrong_count: 0 });
     const summary = (await ok(await run(branch))) as { pushed: number; conflicts: number };
-    // The record is refused; the three mistake-book entries its wrong answers made on the branch go up.
-    assert.deepEqual([summary.pushed, summary.conflicts], [3, 1]);
+    // The record is refused; the three mistake-book entries and the three review events (spaced review) its wrong
+    // answers made on the branch go up.
+    assert.deepEqual([summary.pushed, summary.conflicts], [6, 1]);
     assert.equal((await centralRecords('bob')).length, 1);
     const devices = (await ok(await central.api.get('/api/sync/devices', { token: central.adminToken }))) as { name: string; flagged: boolean; flag_reason: string }[];
     const laptop = devices.find((d) => d.name === 'Branch laptop')!;

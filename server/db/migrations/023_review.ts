@@ -33,7 +33,8 @@ export async function up(db: Knex): Promise<void> {
     t.string('updated_at', 32).notNullable();
     t.unique(['user_id', 'question_id']);
     t.unique(['user_id', 'practice_item_id']);
-    t.index(['user_id', 'due']);
+    // The queue counts and draws a person's due cards from this index alone (question_id: is its question disabled?).
+    t.index(['user_id', 'due', 'question_id']);
     t.index(['question_id']);
   });
   await db.schema.createTable('review_log', (t) => {
@@ -52,7 +53,8 @@ export async function up(db: Knex): Promise<void> {
     // Came down from the central server (not pushed back up).
     t.boolean('from_central').notNullable().defaultTo(false);
     t.string('created_at', 32).notNullable();
-    t.index(['card_id', 'reviewed_at']);
+    // Covers the replay: a card's events in log order with their ratings, read from the index alone.
+    t.index(['card_id', 'reviewed_at', 'gid', 'rating']);
     t.index(['user_id', 'reviewed_at']);
   });
   await trackChanges(db, TRACKED);

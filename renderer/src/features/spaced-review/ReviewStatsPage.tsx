@@ -10,6 +10,7 @@ import { Loading } from '../../components/Loading';
 import { useFormat } from '../../i18n/format';
 import type { ReviewStats } from '../../api/types';
 import { reviewQueries } from './queries';
+import { ReviewSettings } from './ReviewSettings';
 
 const ReviewsPerDayChart = lazy(() => import('./ReviewsPerDayChart'));
 const DAYS = 30;
@@ -35,6 +36,7 @@ export default function ReviewStatsPage() {
           />
         }
       />
+      <ReviewSettings />
       <QueryView query={stats}>{(data) => (data.departments.length || data.reviews_per_day.some((d) => d.reviews) ? <Figures stats={data} /> : <EmptyState>{t('spacedReview.stats.empty')}</EmptyState>)}</QueryView>
     </>
   );
