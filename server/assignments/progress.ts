@@ -23,7 +23,7 @@ interface Snapshot {
 }
 
 // A snapshot of 5,000 people weighs about 1 MB.
-const snapshots = perDatabase<Snapshot>({ maxBytes: 32 * 1024 * 1024, ttlMs: 10 * 60_000, sizeOf: (s) => 64 + s.people.length * 200 });
+const snapshots = perDatabase<Snapshot>({ name: 'assignment-progress', maxBytes: 32 * 1024 * 1024, ttlMs: 10 * 60_000, sizeOf: (s) => 64 + s.people.length * 200 });
 
 /** What the assignment's progress is computed from, as one string; any write to those inputs changes it. */
 async function fingerprint(db: Db, row: AssignmentRow): Promise<string> {

@@ -150,7 +150,8 @@ export interface NewReviewItem {
 export async function insertReviewItems(db: Db, items: NewReviewItem[]): Promise<void> {
   if (!items.length) return;
   await db('coaching_review_items').insert(items.map((item) => ({ ...item, body: JSON.stringify(item.body), mastered: false, updated_at: item.created_at })));
-  await practiceItemCards(db, items.map((item) => item.report_id));
+  const ids = (pick: (item: NewReviewItem) => number | null | undefined) => items.map(pick).filter((id): id is number => typeof id === 'number');
+  await practiceItemCards(db, { reportIds: ids((item) => item.report_id), inspectionIds: ids((item) => item.inspection_id) });
 }
 
 /** Bank questions approved from drafts of these reports, by report and finding. */

@@ -21,9 +21,9 @@ import { InspectionLinks } from './inspection-links.js';
  * Compliance inspection under /api/compliance: rule sets and stats for admins; inspections for their rep (every
  * one for admins), made on request and after every speaker-labelled transcription.
  */
-export function complianceRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+export function complianceRoutes({ db, storage, secrets, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/compliance' });
-  const links = new InspectionLinks(config.jwtSecret);
+  const links = new InspectionLinks(secrets.urlSigningSecret);
   const reader = (ctx: Context): Reader => currentUser(ctx);
   onClose(onTranscribed(db, (userId, transcription) => inspectTranscribed(db, userId, transcription)));
 
@@ -83,7 +83,7 @@ export function complianceRoutes({ db, config, requireUser, requireAdmin, onClos
     const stored = await visibleInspection(db, listener, id);
     if (!(await mayListen(db, listener, stored))) throw new AppError(403, CoachingErrorCode.adminListenOff, "Listening to a rep's call is off for administrators (system parameter coaching_admin_listen)");
     if (!stored.local) throw new AppError(404, AudioErrorCode.recordingUnavailable, 'The audio of this call stayed on the laptop where it was inspected');
-    await sendRecording(ctx, db, config.dataDir, stored.inspection.transcription_id);
+    await sendRecording(ctx, db, storage, stored.inspection.transcription_id);
   });
 
   router.get('/stats', ...requireAdmin, async (ctx) => {

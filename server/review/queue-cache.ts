@@ -5,7 +5,7 @@ import type { Db } from '../db/knex.js';
 import { clearAfterWrite, perDatabase } from '../db/read-cache.js';
 import type { ReviewQueue } from '../../contract/review.js';
 
-const queueCache = perDatabase<ReviewQueue>({ maxBytes: 4 * 1024 * 1024, ttlMs: 60_000 });
+const queueCache = perDatabase<ReviewQueue>({ name: 'review-queue', maxBytes: 4 * 1024 * 1024, ttlMs: 60_000 });
 
 export async function cachedQueue(db: Db, userId: number, at: Date, load: () => Promise<ReviewQueue>): Promise<ReviewQueue> {
   return (await queueCache(db).get(`${userId}/${Math.floor(at.getTime() / 60_000)}`, load))!;

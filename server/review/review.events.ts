@@ -63,11 +63,11 @@ interface PracticeItemRow {
 }
 
 /** Called after practice items are inserted (coaching, compliance): a card for each item of these reports that has none. */
-export async function practiceItemCards(db: Db, reportIds: number[]): Promise<void> {
-  if (!reportIds.length) return;
+export async function practiceItemCards(db: Db, from: { reportIds: number[]; inspectionIds: number[] }): Promise<void> {
+  if (!from.reportIds.length && !from.inspectionIds.length) return;
   const items = (await db('coaching_review_items as i')
     .leftJoin('review_cards as c', 'c.practice_item_id', 'i.id')
-    .whereIn('i.report_id', [...new Set(reportIds)])
+    .where((q) => q.whereIn('i.report_id', [...new Set(from.reportIds)]).orWhereIn('i.inspection_id', [...new Set(from.inspectionIds)]))
     .whereNull('c.id')
     .select('i.id', 'i.user_id', 'i.body', 'i.created_at')) as PracticeItemRow[];
   if (!items.length) return;

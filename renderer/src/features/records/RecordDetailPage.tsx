@@ -9,7 +9,6 @@ import { useIdParam } from '../../components/useIdParam';
 import { formatClock, useFormat } from '../../i18n/format';
 import type { ExamRecordDetail } from '../../api/types';
 import { AnswerCard, answerKeyHidden } from '../exams/AnswerCard';
-import { useUser } from '../../app/session';
 import { recordQueries } from './queries';
 import { useUser } from '../../app/session';
 
