@@ -1,6 +1,5 @@
-// Where an inspection reads a call from: the transcription's segments and speakers at a revision. Revision 1 is the
-// transcription as stored; edited revisions (the transcript editor) will be read here too, through the audio
-// domain's reader, so this one module is all that changes when they arrive.
+// Where an inspection reads a call from: the transcription's segments and speakers at a revision, through the audio
+// domain's reader. Revision 1 is the recognised original; each save in the transcript editor adds one.
 import type { Db } from '../db/knex.js';
 import type { Transcription, TranscriptSegment } from '../../contract/audio.js';
 import { ComplianceErrorCode } from '../../contract/compliance.js';
@@ -14,17 +13,14 @@ export interface TranscriptAtRevision {
   has_speakers: boolean;
 }
 
-/** The newest revision of the transcription. */
-export const latestRevision = async (_db: Db, _transcriptionId: number): Promise<number> => 1;
-
 /** The owner's transcription at `revision` (default: the newest); another user's is a 404 like a missing one. */
 export async function readTranscript(db: Db, ownerId: number, transcriptionId: number, revision?: number): Promise<TranscriptAtRevision> {
-  const transcription = await findTranscription(db, ownerId, transcriptionId);
-  if (!transcription) throw notFound('Transcription');
-  const latest = await latestRevision(db, transcriptionId);
-  const wanted = revision ?? latest;
-  if (wanted < 1 || wanted > latest) {
-    throw new AppError(400, ComplianceErrorCode.unknownRevision, `Transcription ${transcriptionId} has no revision ${wanted} (revisions 1–${latest})`, { revisions: latest });
+  const latest = await findTranscription(db, ownerId, transcriptionId);
+  if (!latest) throw notFound('Transcription');
+  const wanted = revision ?? latest.latest_revision;
+  const transcription = wanted === latest.revision ? latest : wanted >= 1 && wanted <= latest.latest_revision ? await findTranscription(db, ownerId, transcriptionId, wanted) : undefined;
+  if (!transcription) {
+    throw new AppError(400, ComplianceErrorCode.unknownRevision, `Transcription ${transcriptionId} has no revision ${wanted} (revisions 1–${latest.latest_revision})`, { revisions: latest.latest_revision });
   }
-  return { transcription, revision: wanted, segments: transcription.segments, has_speakers: transcription.has_speakers };
+  return { transcription, revision: transcription.revision, segments: transcription.segments, has_speakers: transcription.has_speakers };
 }
