@@ -136,6 +136,9 @@ export async function appendLog(db: Db, rows: NewLogRow[]): Promise<string[]> {
 }
 
 type CardUpdate = CardColumns & { id: number; updated_at: string };
+
+const STATE_COLUMNS = ['due', 'stability', 'difficulty', 'elapsed_days', 'scheduled_days', 'learning_steps', 'reps', 'lapses', 'state', 'last_review'] as const satisfies readonly (keyof CardColumns)[];
+const sameValue = (a: unknown, b: unknown): boolean => (a === null || b === null || typeof a === 'string' ? a === b : Number(a) === Number(b));
 const UPDATE_COLUMNS: Columns<CardUpdate> = [
   ['id', 'integer'], ['due', 'text'], ['stability', 'real'], ['difficulty', 'real'], ['elapsed_days', 'integer'], ['scheduled_days', 'integer'],
   ['learning_steps', 'integer'], ['reps', 'integer'], ['lapses', 'integer'], ['state', 'integer'], ['last_review', 'text'], ['updated_at', 'text'],
@@ -165,25 +168,27 @@ async function logChunk(db: Db, ids: number[]): Promise<Map<number, LoggedReview
 }
 
 /**
- * Rebuilds the cards from their logs (replayed in time order with ts-fsrs) and stores them, 500 cards a statement.
- * A card with no review is new and due when it was made (or at its earliest event). The next 500 cards' logs are
- * read while these are replayed (the database works on its own thread meanwhile).
+ * Rebuilds the cards from their logs (replayed in time order with ts-fsrs) and stores those whose state changed, 500
+ * cards a statement (an unchanged card is not written: no write, and no change for the laptops to pull). A card with
+ * no review is new and due when it was made (or at its earliest event). The next 500 cards' logs are read while these
+ * are replayed (the database works on its own thread meanwhile).
  */
 export async function rebuildCards(db: Db, scheduler: FSRS, cardIds: number[], at: string): Promise<void> {
   const ids = [...new Set(cardIds)];
   const chunks: number[][] = [];
   for (let i = 0; i < ids.length; i += 500) chunks.push(ids.slice(i, i + 500));
   const read = (chunk: number[]) =>
-    Promise.all([logChunk(db, chunk), db('review_cards').whereIn('id', chunk).select('id', 'created_at') as Promise<{ id: number; created_at: string }[]>]);
+    Promise.all([logChunk(db, chunk), db('review_cards').whereIn('id', chunk).select('id', 'created_at', ...STATE_COLUMNS) as Promise<(CardColumns & { id: number; created_at: string })[]>]);
   let next = chunks.length ? read(chunks[0]!) : undefined;
   const writes: Promise<void>[] = [];
   for (let c = 0; c < chunks.length; c++) {
     const [logs, made] = await next!;
     next = c + 1 < chunks.length ? read(chunks[c + 1]!) : undefined;
-    const updates = made.map(({ id, created_at }): CardUpdate => {
-      const log = logs.get(Number(id)) ?? [];
-      const first = log.reduce((min, r) => (r.reviewed_at < min ? r.reviewed_at : min), created_at);
-      return { id: Number(id), ...toColumns(replay(scheduler, first, log)), updated_at: at };
+    const updates = made.flatMap((stored): CardUpdate[] => {
+      const log = logs.get(Number(stored.id)) ?? [];
+      const first = log.reduce((min, r) => (r.reviewed_at < min ? r.reviewed_at : min), stored.created_at);
+      const state = toColumns(replay(scheduler, first, log));
+      return STATE_COLUMNS.every((column) => sameValue(state[column], stored[column])) ? [] : [{ id: Number(stored.id), ...state, updated_at: at }];
     });
     writes.push(updateCards(db, updates));
   }
