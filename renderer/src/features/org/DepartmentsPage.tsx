@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Space, type TableColumnsType } from 'antd';
-import { ConfirmMutation } from '../../components/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { ErrorNotice } from '../../components/states';
 import { DataTable } from '../../components/list/DataTable';
 import { ListSearch } from '../../components/list/ListSearch';
 import { useListParams } from '../../components/list/useListParams';
@@ -20,6 +21,8 @@ export default function DepartmentsPage() {
   const { page, filters, setPage, setFilters } = useListParams({ q: '' });
   const departments = useQuery(orgQueries.departments({ ...filters, page }));
   const [editing, setEditing] = useState<Department | 'new' | null>(null);
+  // One delete for the page: its failure (a department with members…) shows above the table, not inside a row.
+  const remove = useDeleteDepartment();
   const columns: TableColumnsType<Department> = [
     { title: t('org.departments.name'), dataIndex: 'name' },
     { title: t('org.departments.description'), dataIndex: 'description', render: (d: string) => d || t('common.state.none') },
@@ -32,7 +35,14 @@ export default function DepartmentsPage() {
           <Button size="small" onClick={() => setEditing(d)} aria-label={t('org.departments.renameOf', { name: d.name })}>
             {t('org.departments.rename')}
           </Button>
-          <DeleteDepartment department={d} />
+          <ConfirmButton
+            loading={remove.isPending && remove.variables === d.id}
+            onConfirm={() => remove.mutate(d.id)}
+            confirm={t('org.departments.deleteConfirm', { name: d.name })}
+            aria-label={t('org.deleteOf', { name: d.name })}
+          >
+            {t('org.delete')}
+          </ConfirmButton>
         </Space>
       ),
     },
@@ -40,20 +50,11 @@ export default function DepartmentsPage() {
   return (
     <>
       <AdminListHeader title={t('org.departments.title')} subtitle={t('org.departments.subtitle')} newLabel={t('org.departments.new')} onNew={() => setEditing('new')} />
+      {remove.error ? <ErrorNotice error={remove.error} /> : null}
       <ListSearch label={t('org.departments.search')} placeholder={t('org.departments.name')} value={filters.q} onSearch={(q) => setFilters({ q })} />
       <DataTable label={t('org.departments.title')} query={departments} columns={columns} rowKey={(d) => d.id} onPage={setPage} empty={filters.q ? t('org.noMatch') : t('org.departments.empty')} />
       {editing && <DepartmentDialog department={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </>
-  );
-}
-
-function DeleteDepartment({ department }: { department: Department }) {
-  const { t } = useTranslation();
-  const remove = useDeleteDepartment();
-  return (
-    <ConfirmMutation mutation={remove} variables={department.id} confirm={t('org.departments.deleteConfirm', { name: department.name })} aria-label={t('org.deleteOf', { name: department.name })}>
-      {t('org.delete')}
-    </ConfirmMutation>
   );
 }
 
