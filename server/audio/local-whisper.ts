@@ -124,7 +124,11 @@ interface Plan {
 
 const SAME_SIGNAL_ZH = '录音的两个声道内容相同（实为单声道），未进行说话人分离。';
 const MONO_ZH = '录音为单声道，未进行说话人分离：只有双声道录音（如通话录音，销售与客户各占一个声道）才能在本机按声道区分说话人。';
-const MONO_NO_MODELS_ZH = (why: string) => `录音为单声道，且本机无法按声音区分说话人（${why}），未进行说话人分离。双声道录音可按声道区分；管理员安装说话人分离模型后，单声道录音也可按声音区分。`;
+/** Without working speaker models (the reason in words is on the route's status: GET /api/ai/routes/audio). */
+const MONO_NO_MODELS_ZH = (installed: boolean) =>
+  installed
+    ? '录音为单声道，本机的说话人分离模型无法使用（原因见语音路由状态），未进行说话人分离。'
+    : '录音为单声道，本机未安装说话人分离模型，未进行说话人分离：双声道录音可按声道区分说话人；管理员安装说话人分离模型后，单声道录音也可按声音区分。';
 const MULTICHANNEL_ZH = '录音声道数超过两个，已混为单声道，未进行说话人分离。';
 
 /** Share of the progress given to decoding, then to finding speakers or speech; whisper.cpp's passes share the rest. */
@@ -143,7 +147,7 @@ async function monoPlan(input: AudioInput, lost_zh: string | undefined, speakers
     const plan = await speakerPasses(step, voices);
     return { passes: plan.passes, method: 'voices', repMatch: plan.repMatch, speechSeconds: plan.speechSeconds };
   }
-  if (input.speakersRequested && speakersPossible && voices && !voices.models.files) whole.lost_zh = MONO_NO_MODELS_ZH(voices.models.capability.reason_unavailable ?? '');
+  if (input.speakersRequested && speakersPossible && voices && !voices.models.files) whole.lost_zh = MONO_NO_MODELS_ZH(voices.models.capability.segmentation_model !== null || voices.models.capability.embedding_model !== null);
   if (voices?.models.vad) {
     input.onProgress(DECODE_SHARE, 'speakers');
     const plan = await speechPass(step, voices.models.vad);

@@ -134,13 +134,4 @@ describe('transcript revisions, exports and VAD', { skip: LOCAL_PATH_MISSING }, 
     assert.deepEqual([bad400.status, bad400.body.error], [400, 'validation_failed']);
   });
 
-  test('VAD: Whisper hears only speech, on the call timeline; Chinese comes out Simplified unless told otherwise', async () => {
-    // Without speakers, the installed VAD model finds the speech of a mono call.
-    const res = await transcribe(rep.token, call.wav, {});
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data.has_speakers, false);
-    assert.ok(res.body.data.speech_seconds > 20 && res.body.data.speech_seconds < res.body.data.audio.duration - 3, `speech_seconds ${res.body.data.speech_seconds}`);
-    for (const s of res.body.data.segments as Segment[]) assert.ok(voiceAt(call, s), `segment ${JSON.stringify(s)} lies in speech`);
-    assert.equal(FEMALE_VOICE, 'en+f3');
-  });
 });
