@@ -15,6 +15,7 @@ import memory from './memory.js';
 import sync from './sync.js';
 import llm from './llm.js';
 import storage from './storage.js';
+import cluster from './cluster.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -34,6 +35,7 @@ const scenarios: [string, Scenario][] = [
   ['sync', sync],
   ['llm', llm],
   ['storage', storage],
+  ['cluster', cluster],
 ];
 
 const only = process.argv.slice(2);
