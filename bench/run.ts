@@ -19,6 +19,7 @@ import assignments from './assignments.js';
 import diarization from './diarization.js';
 import compliance from './compliance.js';
 import review from './review.js';
+import cluster from './cluster.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -42,6 +43,7 @@ const scenarios: [string, Scenario][] = [
   ['diarization', diarization],
   ['compliance', compliance],
   ['review', review],
+  ['cluster', cluster],
 ];
 
 const only = process.argv.slice(2);

@@ -5,6 +5,7 @@
 // kind's retryLimit; a cancel on any node marks the job cancelled, and the node running it sees that within a poll.
 import PgBoss from 'pg-boss';
 import type { JobContext, JobKind, JobQueue } from './queue.js';
+import { withStartupLock } from '../db/startup-lock.js';
 
 const POLL_SECONDS = 1;
 const CANCEL_POLL_MS = 2000;
@@ -62,10 +63,17 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async start(): Promise<void> {
-    await this.boss.start();
+    // Nodes starting together would create the same queues (partitions) at once and deadlock: they take turns.
+    await withStartupLock(this.options.url, jobsSchemaOf(this.options.schema), async () => {
+      await this.boss.start();
+      for (const kind of this.kinds.values()) {
+        // 'stately': one job per key waiting and one running, so a key queued twice is run once.
+        if (!(await this.boss.getQueue(kind.name))) {
+          await this.boss.createQueue(kind.name, { name: kind.name, policy: 'stately', retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
+        }
+      }
+    });
     for (const kind of this.kinds.values()) {
-      // 'stately': one job per key waiting and one running, so a key queued twice is run once.
-      await this.boss.createQueue(kind.name, { name: kind.name, policy: 'stately', retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
       await this.boss.work<unknown>(kind.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
         if (!job || this.stopped) return;
         await this.runOne(kind, job);
