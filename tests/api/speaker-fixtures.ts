@@ -7,7 +7,13 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { FFMPEG } from './audio-fixtures.js';
+import { form } from './media-fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
+import { writeTinySpeakerModels } from '../support/tiny-speaker-models.js';
 
 const RECIPE = 'speakers-v1';
 export const MALE_VOICE = 'en-us';
@@ -132,4 +138,73 @@ export async function stereoFromMono(call: MonoCall, maleSide: 'left' | 'right')
   await fs.writeFile(`${file}.${process.pid}`, out);
   await fs.rename(`${file}.${process.pid}`, file);
   return file;
+}
+
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+  speaker?: string;
+}
+
+/** The voice whose turn holds most of the segment; undefined when it lies in no turn. */
+export function voiceAt(call: MonoCall, s: Segment): 'male' | 'female' | undefined {
+  const overlap = (t: { start: number; end: number }) => Math.max(0, Math.min(t.end, s.end) - Math.max(t.start, s.start));
+  const best = [...call.turns].sort((a, b) => overlap(b) - overlap(a))[0]!;
+  return overlap(best) > 0 ? best.voice : undefined;
+}
+
+/** Every segment lies in a turn, and each label belongs to one voice only; returns label → voice. */
+export function labelsByVoice(call: MonoCall, segments: Segment[]): Map<string, string> {
+  const voices = new Map<string, string>();
+  for (const s of segments) {
+    assert.ok(s.speaker, `segment ${JSON.stringify(s)} has a speaker`);
+    const voice = voiceAt(call, s);
+    assert.ok(voice, `segment ${JSON.stringify(s)} lies in a turn of the call`);
+    const known = voices.get(s.speaker!);
+    assert.ok(!known || known === voice, `label ${s.speaker} is used for one voice: ${JSON.stringify(segments)}`);
+    voices.set(s.speaker!, voice!);
+  }
+  return voices;
+}
+
+/** A server with the tiny Whisper and speaker models in DATA_DIR/models, a local-whisper route, a rep, and the mono call. */
+export interface SpeakerSuite {
+  ts: TestServer;
+  call: MonoCall;
+  rep: { id: number; username: string; token: string };
+  models: { segmentation: string; embedding: string; vad?: string };
+  modelsDir(): string;
+  transcribe(token: string, file: string, fields?: Record<string, string>): ReturnType<TestServer['api']['request']>;
+  setConfig(configs: Record<string, unknown>): ReturnType<TestServer['api']['put']>;
+  routeStatus(): Promise<any>;
+}
+
+/** Registers the suite's before/after hooks in the calling describe(); its fields are there once before() ran. */
+export function speakerSuite(options: { vad?: boolean } = {}): SpeakerSuite {
+  const suite = {
+    modelsDir: () => path.join(suite.ts.dataDir, 'models'),
+    transcribe: async (token: string, file: string, fields: Record<string, string> = { speakers: 'true' }) =>
+      suite.ts.api.request('POST', '/api/audio/transcribe', { token, form: form(fields, { name: path.basename(file), data: new Uint8Array(await fs.readFile(file)) }) }),
+    setConfig: (configs: Record<string, unknown>) => suite.ts.api.put('/api/system/config', { token: suite.ts.adminToken, body: { configs } }),
+    routeStatus: async () => (await suite.ts.api.get('/api/ai/routes/audio', { token: suite.rep.token })).body.data[0],
+  } as SpeakerSuite;
+  before(async () => {
+    [suite.ts, suite.call] = await Promise.all([startTestServer(), monoCall()]);
+    const modelsDir = suite.modelsDir();
+    await fs.mkdir(modelsDir, { recursive: true });
+    await writeTinyWhisperModel(path.join(modelsDir, 'ggml-tiny-test.bin'), { segmentSeconds: 30 });
+    const models = (suite.models = await writeTinySpeakerModels(path.join(suite.ts.dataDir, 'generated')));
+    // Copied into DATA_DIR/models, as an admin may do instead of uploading.
+    await fs.copyFile(models.segmentation, path.join(modelsDir, 'segmentation-tiny.onnx'));
+    await fs.copyFile(models.embedding, path.join(modelsDir, 'embedding-tiny.onnx'));
+    if (options.vad) await fs.copyFile(models.vad!, path.join(modelsDir, 'silero-vad-tiny.onnx'));
+    const route = await suite.ts.api.post('/api/ai/routes', { token: suite.ts.adminToken, body: { name: 'Desk whisper', kind: 'audio', provider: 'local-whisper', model: 'ggml-tiny-test.bin' } });
+    assert.equal(route.status, 201, route.text);
+    // The tiny models put espeak-ng's two voices about 1.7 apart in cosine distance.
+    assert.equal((await suite.setConfig({ audio_local_quality: 'fast', audio_speaker_threshold: 1.4 })).status, 200);
+    suite.rep = await suite.ts.user();
+  });
+  after(() => suite.ts?.close());
+  return suite;
 }
