@@ -10,7 +10,7 @@ import { S3Storage, keys } from '../../server/storage/index.js';
 import { CHUNK, approve, filesUnder, sendChunk, settledExtraction, sha256, uploadOk } from './media-fixtures.js';
 
 /** What a node may keep in DATA_DIR besides user files: the database, its secrets, logs. */
-const NOT_USER_FILES = /^(trainbench\.sqlite.*|secrets\.json|server\.running|pack-signing.*|logs\/.*|.*\.log)$/;
+const NOT_USER_FILES = /^(trainbench\.sqlite.*|secrets\.json|server\.running|node-id|pack-signing.*|logs\/.*|.*\.log)$/;
 
 describe('media on S3 storage (s3rver)', () => {
   let s3: RunningS3;

@@ -91,7 +91,7 @@ describe(`sync with the central server on S3 (central on ${usingPostgres ? 'Post
   });
 
   test('the central node keeps no user file on its disk', async () => {
-    const left = (await filesUnder(central.dataDir)).filter((f) => !/^(trainbench\.sqlite.*|secrets\.json|pack-signing-key\.pem|server\.running|logs\/.*)$/.test(f));
+    const left = (await filesUnder(central.dataDir)).filter((f) => !/^(trainbench\.sqlite.*|secrets\.json|pack-signing-key\.pem|server\.running|node-id|logs\/.*)$/.test(f));
     assert.deepEqual(left, []);
   });
 });
