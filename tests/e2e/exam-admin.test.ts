@@ -10,6 +10,7 @@ import { openSignedIn } from './signed-in.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
+import { ExamPage } from './page-models/exam-page.js';
 import { QuestionBankPage } from './page-models/question-bank-page.js';
 import { PapersPage } from './page-models/papers-page.js';
 import { expectAccessible } from './axe.js';
@@ -107,7 +108,7 @@ describe('an admin publishes an exam built in the app; the employee takes it', {
     await page.getByRole('group', { name: trueFalse.stem }).getByLabel(zh('exams.trueFalse.false')).check();
     await expectAccessible(page, 'the exam session');
     await snap(page, JOURNEY, '05-exam-session-zh');
-    await page.getByRole('button', { name: zh('exams.session.submit') }).click();
+    await new ExamPage(page).submit();
     await page.getByText(zh('exams.result.passed'), { exact: true }).waitFor();
     const answers = page.getByRole('list', { name: zh('exams.result.answers') });
     await answers.getByRole('listitem').filter({ hasText: trueFalse.stem }).getByText(zh('exams.answer.correct'), { exact: true }).waitFor();

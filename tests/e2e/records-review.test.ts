@@ -10,6 +10,7 @@ import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
+import { ExamPage } from './page-models/exam-page.js';
 import { ReviewPage } from './page-models/review-page.js';
 import { pickRadio } from './antd.js';
 import { expectAccessible } from './axe.js';
@@ -116,7 +117,7 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
     await expectAccessible(page, 'an exam session');
     await snap(page, JOURNEY, '03-retry-session');
     await page.getByRole('group', { name: wrongStem }).getByLabel(zh('exams.trueFalse.false')).check();
-    await page.getByRole('button', { name: zh('exams.session.submit') }).click();
+    await new ExamPage(page).submit();
     await page.getByText(zh('exams.result.passed'), { exact: true }).waitFor();
     await expectAccessible(page, 'an exam result');
     await snap(page, JOURNEY, '04-retry-result');
