@@ -14,6 +14,9 @@ import type { RuleSetUpdateInput } from './compliance.schema.js';
 
 const compiled = new LRUCache<string, CompiledRuleSet>({ max: 64 });
 
+/** A branch whose versions central replaced (sync down) compiles them again. */
+export const forgetCompiledRuleSets = (): void => compiled.clear();
+
 /** The compiled rules of a version (rule sets are immutable per version). */
 export async function compiledVersion(db: Db, set: Pick<RuleSet, 'id' | 'version'>, rules?: ComplianceRule[]): Promise<CompiledRuleSet> {
   const key = `${set.id}:${set.version}`;
