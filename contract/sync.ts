@@ -172,6 +172,8 @@ export interface PushedInspection {
   /** The branch's rule set and the version used. */
   rule_set_id: number;
   rule_set_version: number;
+  /** The rule set's gid: central stores its own id of a rule set it sent down (absent from older branches). */
+  rule_set_gid?: string | null;
   department: string;
   filename: string;
   rep_speaker: string;

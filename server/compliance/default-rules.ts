@@ -5,6 +5,8 @@ import type { ComplianceRule } from '../../contract/compliance.js';
 const FIRM = '(银行|证券|基金|公司|财富|理财|保险|信托)';
 
 export const DEFAULT_RULE_SET_NAME = '默认销售行为规范';
+/** The shipped default's gid, the same on every server (central and branches), so it syncs as one rule set. */
+export const DEFAULT_RULE_SET_GID = '00000000-0000-4000-8000-00000000c001';
 
 export const DEFAULT_RULES: ComplianceRule[] = [
   {

@@ -19,6 +19,7 @@ import type { Transcription } from '../../contract/audio.js';
 import { inspectCall, toResult, type CallSegment } from './engine.js';
 import { compiledVersion, ruleSetFor } from './rule-sets.service.js';
 import { readTranscript } from './transcript-source.js';
+import { secondOpinion } from './second-opinion.js';
 import { coachingOfTranscription, findInspection, insertInspection, listInspections, toSummary, type StoredInspection, type StoredResult } from './compliance.repository.js';
 import type { InspectInput, InspectionListInput } from './compliance.schema.js';
 import type { InspectionLink, InspectionLinks } from './inspection-links.js';
@@ -67,6 +68,8 @@ export async function inspect(db: Db, ownerId: number, input: InspectInput, opti
   const checked = inspectCall(rules, segments, repSpeaker, product && { name: product.name, code: product.code, risk_level: product.risk_level, cooling_off_days: product.cooling_off_days });
   const results: StoredResult[] = checked.verdicts.map(toResult);
   const criticalFails = results.filter((r) => r.outcome === 'fail' && r.severity === 'critical');
+  // Outside the transaction: the model may take a while, and its failure stores the inspection all the same.
+  const opinion = await secondOpinion(db, { rules: ruleSet.rules, results, segments, repSpeaker, userId: ownerId });
   const owner = (await db('users').where({ id: ownerId }).first('username', 'full_name', 'department')) as { username: string; full_name: string | null; department: string | null };
   const at = now();
 
@@ -86,7 +89,7 @@ export async function inspect(db: Db, ownerId: number, input: InspectInput, opti
       critical_failures: criticalFails.length,
       customer_risk: checked.customerRisk,
       trigger: options.trigger,
-      body: { product: product && { id: product.id, code: product.code, name: product.name, risk_level: product.risk_level }, results, second_opinion: { status: 'off', findings: [] } },
+      body: { product: product && { id: product.id, code: product.code, name: product.name, risk_level: product.risk_level }, results, second_opinion: opinion },
       created_at: at,
     });
     // Practice for the rep: each failed critical rule on the review list, as coaching's misstated facts are.

@@ -22,8 +22,9 @@ export async function inspectionChanges(db: Db, waiting: Waiting[]): Promise<Map
   const rows = (await db('compliance_inspections as i')
     .join('users as u', 'u.id', 'i.user_id')
     .leftJoin('products as p', 'p.id', 'i.product_id')
+    .leftJoin('compliance_rule_sets as s', 's.id', 'i.rule_set_id')
     .whereIn('i.id', waiting.map((w) => w.row_id))
-    .select('i.*', 'u.gid as user_gid', 'p.gid as product_gid')) as Record<string, unknown>[];
+    .select('i.*', 'u.gid as user_gid', 'p.gid as product_gid', 's.gid as rule_set_gid')) as Record<string, unknown>[];
   return new Map(
     rows.map((r) => {
       const data: PushedInspection = {
@@ -34,6 +35,7 @@ export async function inspectionChanges(db: Db, waiting: Waiting[]): Promise<Map
         revision: toNumber(r.revision),
         rule_set_id: toNumber(r.rule_set_id),
         rule_set_version: toNumber(r.rule_set_version),
+        rule_set_gid: (r.rule_set_gid as string | null) ?? null,
         department: String(r.department ?? ''),
         filename: String(r.filename ?? ''),
         rep_speaker: String(r.rep_speaker),
@@ -54,6 +56,7 @@ export async function inspectionChanges(db: Db, waiting: Waiting[]): Promise<Map
 export async function receiveInspections({ db, deviceId }: UpContext, changes: { change_id: string; data: PushedInspection }[]): Promise<PushResult[]> {
   const users = (await gidMap(db, 'users', 'gid', changes.map((c) => c.data.user_gid))) as Map<string, number>;
   const products = (await gidMap(db, 'products', 'gid', changes.map((c) => c.data.product_gid))) as Map<string, number>;
+  const ruleSets = (await gidMap(db, 'compliance_rule_sets', 'gid', changes.map((c) => c.data.rule_set_gid))) as Map<string, number>;
   const results: PushResult[] = [];
   for (const { change_id, data } of changes) {
     const user_id = users.get(data.user_gid);
@@ -65,9 +68,11 @@ export async function receiveInspections({ db, deviceId }: UpContext, changes: {
       results.push({ change_id, outcome: 'accepted', reason: null });
       continue;
     }
-    const { user_gid: _user, product_gid, ...fields } = data;
+    const { user_gid: _user, product_gid, rule_set_gid, ...fields } = data;
     const id = await insertInspection(db, {
       ...fields,
+      // A central rule set: its central id (a branch's own set keeps the branch's id, as before).
+      rule_set_id: (rule_set_gid ? ruleSets.get(rule_set_gid) : undefined) ?? fields.rule_set_id,
       user_id,
       product_id: product_gid ? (products.get(product_gid) ?? null) : null,
       origin_device: String(deviceId ?? 'branch'),

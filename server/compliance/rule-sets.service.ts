@@ -1,6 +1,6 @@
 // Rule sets edited by admins. Every save is a new version (kept in compliance_rule_set_versions), so an inspection
 // that names (rule set, version) can always be explained by the rules it used. A rule set is compiled once per
-// version; the compiled form is cached by (id, version) and never needs invalidating.
+// version; the compiled form is cached by (id, version), cleared only when a branch receives versions from central.
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/knex.js';
 import { ComplianceErrorCode, type ComplianceRule, type RuleSet } from '../../contract/compliance.js';
@@ -13,6 +13,9 @@ import { findRuleSet, findRuleSetVersion, insertRuleSet, listRuleSets, updateRul
 import type { RuleSetUpdateInput } from './compliance.schema.js';
 
 const compiled = new LRUCache<string, CompiledRuleSet>({ max: 64 });
+
+/** A branch whose versions central replaced (sync down) compiles them again. */
+export const forgetCompiledRuleSets = (): void => compiled.clear();
 
 /** The compiled rules of a version (rule sets are immutable per version). */
 export async function compiledVersion(db: Db, set: Pick<RuleSet, 'id' | 'version'>, rules?: ComplianceRule[]): Promise<CompiledRuleSet> {

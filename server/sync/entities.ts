@@ -135,7 +135,28 @@ export const ENTITIES: readonly EntityDef[] = [
     onDelete: 'delete',
     addWire: addAssignmentTargets,
   },
+  {
+    // Central-owned (docs/api/compliance.md, "Branches"): every version travels, so a branch inspection names the
+    // central (rule set, version) and its rules; a product scope names the product by gid.
+    entity: 'compliance_rule_set',
+    table: 'compliance_rule_sets',
+    fields: ['name', 'scope', 'scope_value', 'version', 'is_default', 'status', 'rules', ...STAMPS],
+    booleans: ['is_default'],
+    onDelete: { set: { status: 'inactive' } },
+    addWire: addRuleSetVersions,
+  },
 ];
+
+async function addRuleSetVersions(db: Db, rows: Row[], wire: Map<number, Row>): Promise<void> {
+  const versions = (await db('compliance_rule_set_versions')
+    .whereIn('rule_set_id', rows.map((r) => Number(r.id)))
+    .orderBy(['rule_set_id', 'version'])
+    .select('rule_set_id', 'version', 'rules', 'created_at')) as { rule_set_id: number; version: number; rules: string; created_at: string }[];
+  for (const data of wire.values()) data.versions = [];
+  for (const v of versions) (wire.get(Number(v.rule_set_id))!.versions as unknown[]).push({ version: Number(v.version), rules: v.rules, created_at: v.created_at });
+  const products = await gidMap(db, 'products', 'id', rows.filter((r) => r.scope === 'product').map((r) => r.scope_value));
+  for (const row of rows) wire.get(Number(row.id))!.scope_product_gid = row.scope === 'product' ? (products.get(String(row.scope_value)) ?? null) : null;
+}
 
 /** An assignment's target kinds and the tables their ids point at, with the wire name of each kind's gids. */
 export const ASSIGNMENT_TARGETS = [

@@ -113,6 +113,7 @@ const PushedInspection = z.object({
   revision: z.number().int().min(1),
   rule_set_id: z.number().int().min(0),
   rule_set_version: z.number().int().min(1),
+  rule_set_gid: z.string().max(36).nullish(),
   department: z.string().max(100),
   filename: z.string().max(255),
   rep_speaker: z.string().max(100),

@@ -34,6 +34,8 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
   update_base_url: { schema: updateUrl, default: '' },
   coaching_admin_listen: { schema: z.boolean(), default: false },
+  /** After the rule check, a chat model's findings on the rules kept apart in the inspection (when a chat route exists). */
+  compliance_second_opinion: { schema: z.boolean(), default: true },
   /** The speaker models sherpa-onnx uses, by file name in the model folders ('' = the first installed of its kind). */
   audio_speaker_segmentation_model: { schema: z.string().trim().max(200), default: '' },
   audio_speaker_embedding_model: { schema: z.string().trim().max(200), default: '' },

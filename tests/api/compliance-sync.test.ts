@@ -81,4 +81,47 @@ describe(`compliance inspections sync up (central on ${usingPostgres ? 'PostgreS
     const stats = await ok(await central.api.get('/api/compliance/stats', { token: central.adminToken }));
     assert.equal(stats.total, 1);
   });
+
+  test('a rule set made centrally arrives on the branch with its versions, and the branch inspection uses it', async () => {
+    const sets = await ok(await central.api.get('/api/compliance/rule-sets', { token: central.adminToken }));
+    const defaults = await ok(await central.api.get(`/api/compliance/rule-sets/${sets.find((s: Json) => s.is_default).id}`, { token: central.adminToken }));
+    const noGuarantee = defaults.rules.find((r: Json) => r.key === 'no_guarantee');
+    const made = await ok(
+      await central.api.post('/api/compliance/rule-sets', { token: central.adminToken, body: { name: '稳盈专项', scope: 'product', scope_value: String(productId), rules: [{ ...noGuarantee, key: 'no_promise_v1', phrases: ['翻倍'] }] } }),
+      201,
+    );
+    const edited = await ok(await central.api.put(`/api/compliance/rule-sets/${made.id}`, { token: central.adminToken, body: { rules: [{ ...noGuarantee, key: 'no_promise', phrases: ['稳赚不赔'] }] } }));
+    assert.equal(edited.version, 2);
+    // A rule set made on the branch stays there (central-owned: nothing goes up).
+    await ok(await branch.api.post('/api/compliance/rule-sets', { token: branch.adminToken, body: { name: '分行自定义', scope: 'category', scope_value: 'fund', rules: [noGuarantee] } }), 201);
+
+    const summary = await ok(await run(branch));
+    assert.equal(summary.conflicts, 0, JSON.stringify(summary));
+    const branchSets = await ok(await branch.api.get('/api/compliance/rule-sets', { token: branch.adminToken }));
+    const arrived = branchSets.find((s: Json) => s.name === '稳盈专项');
+    assert.ok(arrived, JSON.stringify(branchSets));
+    assert.equal(arrived.version, 2);
+    const branchProduct = (await branch.database()('products').where({ code: 'WY-1' }).first('id')).id;
+    assert.equal(arrived.scope_value, String(branchProduct));
+    // Both versions are kept: an old branch inspection naming version 1 is still explained by its rules.
+    const versions = await branch.database()('compliance_rule_set_versions').where({ rule_set_id: arrived.id }).orderBy('version');
+    assert.deepEqual(versions.map((v: Json) => [v.version, JSON.parse(v.rules)[0].key]), [[1, 'no_promise_v1'], [2, 'no_promise']]);
+    assert.equal(branchSets.filter((s: Json) => s.is_default).length, 1, 'the default is one rule set on both sides');
+    assert.equal((await central.database()('compliance_rule_sets').where({ name: '分行自定义' })).length, 0);
+
+    const alice = await branch.api.login('alice', PASSWORD);
+    fake.behave({ transcription: { text: VIOLATING.map((t) => t.text).join(''), language: 'zh', segments: segmentsOf(VIOLATING) } });
+    const transcription = await ok(await branch.api.post('/api/audio/transcribe', { token: alice, form: form({ speakers: 'true' }, { name: 'call2.wav', data: toneWav(0.5) }) }));
+    const [item] = (await ok(await branch.api.get(`/api/compliance/inspections?transcription_id=${transcription.id}`, { token: alice }))).items;
+    const inspection = await ok(await branch.api.get(`/api/compliance/inspections/${item.id}`, { token: alice }));
+    assert.equal(inspection.rule_set_id, arrived.id);
+    assert.equal(inspection.rule_set_version, 2);
+    assert.deepEqual(inspection.results.map((r: Json) => [r.rule_key, r.outcome]), [['no_promise', 'fail']]);
+
+    // Up again: central names its own rule set and the same version.
+    await ok(await run(branch));
+    const gid = (await branch.database()('compliance_inspections').where({ id: item.id }).first('gid')).gid;
+    const stored = await central.database()('compliance_inspections').where({ gid }).first('rule_set_id', 'rule_set_version');
+    assert.deepEqual([Number(stored.rule_set_id), Number(stored.rule_set_version)], [made.id, 2]);
+  });
 });

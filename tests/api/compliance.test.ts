@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { form } from './media-fixtures.js';
 import { toneWav } from './audio-fixtures.js';
-import { COMPLIANT, VIOLATING, addCloudRoute, createProduct, transcribeScript, type Turn } from './compliance-fixtures.js';
+import { COMPLIANT, VIOLATING, addCloudRoute, createProduct, segmentsOf, transcribeScript, type Turn } from './compliance-fixtures.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -309,4 +309,54 @@ describe('compliance inspection /api/compliance', () => {
     assert.equal(sheet.getRow(1).getCell(3).value, '销售');
     assert.equal(sheet.rowCount - 1, failed.total);
   });
+
+  test('a chat model gives a second opinion kept apart: it never turns a failed rule into a pass; no route, off, or a bad reply still store the inspection', async () => {
+    const transcribeWith = async (chunks: string[]) => {
+      fake.behave({ transcription: { text: VIOLATING.map((t) => t.text).join(''), language: 'zh', segments: segmentsOf(VIOLATING) }, chunks });
+      const res = await ts.api.post('/api/audio/transcribe', { token: rep.token, form: form({ speakers: 'true' }, { name: 'opinion.wav', data: toneWav(0.5) }) });
+      assert.equal(res.status, 200, res.text);
+      const inspected = await inspectNow(rep.token, { transcription_id: res.body.data.id });
+      assert.equal(inspected.status, 201, inspected.text);
+      return (await ts.api.get(`/api/compliance/inspections/${inspected.body.data.id}`, { token: rep.token })).body.data as Json;
+    };
+    // No chat route yet: unavailable.
+    assert.deepEqual((await transcribeWith([])).second_opinion, { status: 'unavailable', findings: [] });
+
+    const route = await ts.api.post('/api/ai/routes', { token: admin(), body: { kind: 'chat', name: 'Cloud chat', provider: 'openai-compatible', base_url: fake.baseUrl, model: 'gpt-test', is_local: false } });
+    assert.equal(route.status, 201, route.text);
+    const reply = {
+      findings: [
+        { rule_key: 'no_guarantee', outcome: 'pass', reason: '模型认为未承诺收益', segments: [2] },
+        { rule_key: 'risk_disclosure', outcome: 'fail', reason: '未提示产品风险', segments: [2, 99] },
+        { rule_key: 'made_up', outcome: 'fail', reason: '不存在的规则', segments: [0] },
+        { rule_key: 'identity', outcome: 'fail', reason: '没有依据', segments: [99] },
+      ],
+    };
+    const asked = fake.requests.length;
+    const complete = await transcribeWith(['```json\n', JSON.stringify(reply), '\n```']);
+    assert.equal(complete.second_opinion.status, 'complete');
+    assert.deepEqual(
+      complete.second_opinion.findings.map((f: Json) => [f.rule_key, f.outcome, f.reason, f.evidence.map((e: Json) => [e.segment_index, e.quote])]),
+      [
+        ['no_guarantee', 'pass', '模型认为未承诺收益', [[2, VIOLATING[2]!.text]]],
+        ['risk_disclosure', 'fail', '未提示产品风险', [[2, VIOLATING[2]!.text]]],
+      ],
+    );
+    // The deterministic verdict stands.
+    assert.equal(outcomes(complete).no_guarantee, 'fail');
+    assert.equal(complete.outcome, 'fail');
+    const prompt = fake.requests.slice(asked).find((r) => r.path.endsWith('/chat/completions'));
+    assert.ok(prompt?.body.messages?.some((m) => m.content.includes('no_guarantee') && m.content.includes(VIOLATING[2]!.text)));
+
+    const failed = await transcribeWith(['这不是 JSON']);
+    assert.deepEqual(failed.second_opinion, { status: 'failed', findings: [] });
+    assert.equal(outcomes(failed).no_guarantee, 'fail');
+
+    assert.equal((await ts.api.put('/api/system/config', { token: admin(), body: { configs: { compliance_second_opinion: false } } })).status, 200);
+    const off = await transcribeWith([JSON.stringify(reply)]);
+    assert.deepEqual(off.second_opinion, { status: 'off', findings: [] });
+    assert.equal((await ts.api.put('/api/system/config', { token: admin(), body: { configs: { compliance_second_opinion: true } } })).status, 200);
+    assert.equal((await ts.api.delete(`/api/ai/routes/${route.body.data.id}`, { token: admin() })).status, 200);
+  });
 });
+

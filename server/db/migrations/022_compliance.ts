@@ -3,8 +3,11 @@
 // (they sync up like exam records), a product's cooling-off period, and review items that come from an inspection
 // rather than a coaching report (a failed critical rule is practice for the rep).
 import type { Knex } from 'knex';
-import { addGlobalIds, dropGlobalIds } from './014_sync.js';
-import { DEFAULT_RULES, DEFAULT_RULE_SET_NAME } from '../../compliance/default-rules.js';
+import { addGlobalIds, dropGlobalIds, trackChanges, untrackChanges } from './014_sync.js';
+import { DEFAULT_RULES, DEFAULT_RULE_SET_GID, DEFAULT_RULE_SET_NAME } from '../../compliance/default-rules.js';
+
+// Rule sets sync down (central-owned): a gid and the change log.
+const TRACKED = [['compliance_rule_sets', 'compliance_rule_set']] as const;
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('products', (t) => {
@@ -82,9 +85,15 @@ export async function up(db: Knex): Promise<void> {
     .insert({ name: DEFAULT_RULE_SET_NAME, scope: 'all', scope_value: null, version: 1, is_default: true, status: 'active', rules: JSON.stringify(DEFAULT_RULES), created_at: stamp, updated_at: stamp })
     .returning('id');
   await db('compliance_rule_set_versions').insert({ rule_set_id: Number((row as { id: number }).id), version: 1, rules: JSON.stringify(DEFAULT_RULES), created_at: stamp });
+  await addGlobalIds(db, ['compliance_rule_sets']);
+  // Every server seeds the same default: one gid everywhere, so the central default's edits replace the branch's.
+  await db('compliance_rule_sets').where({ is_default: true }).update({ gid: DEFAULT_RULE_SET_GID });
+  await trackChanges(db, TRACKED);
 }
 
 export async function down(db: Knex): Promise<void> {
+  await untrackChanges(db, TRACKED);
+  await dropGlobalIds(db, ['compliance_rule_sets']);
   await db('coaching_review_items').whereNotNull('inspection_id').delete();
   await db.schema.alterTable('coaching_review_items', (t) => {
     t.dropIndex(['inspection_id']);

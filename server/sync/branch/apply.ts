@@ -18,6 +18,7 @@ import { ASSIGNMENT_TARGETS, bindTable, entityDef, gidMap, mediaRejection, PAPER
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
 import { REVIEW_CARD_HOOKS } from '../../review/review.sync.js';
+import { forgetCompiledRuleSets } from '../../compliance/rule-sets.service.js';
 
 type Row = Record<string, unknown>;
 
@@ -117,6 +118,20 @@ async function assignmentTargets(db: Db, id: number, data: Row): Promise<void> {
   }
 }
 
+/** A product-scoped rule set names the branch's own product id (a product the branch lacks: the set matches nothing). */
+async function ruleSetRow(db: Db, _row: Row, data: Row): Promise<Row> {
+  if (data.scope !== 'product') return {};
+  return { scope_value: String((await localId(db, 'products', data.scope_product_gid)) ?? 0) };
+}
+
+/** Every central version, as it is centrally (central wins over a version the branch wrote itself). */
+async function ruleSetVersions(db: Db, id: number, data: Row): Promise<void> {
+  const versions = (data.versions as { version: number; rules: string; created_at: string }[] | undefined) ?? [];
+  if (!versions.length) return;
+  await db('compliance_rule_set_versions').where({ rule_set_id: id }).whereIn('version', versions.map((v) => v.version)).delete();
+  await db('compliance_rule_set_versions').insert(versions.map((v) => ({ rule_set_id: id, version: v.version, rules: v.rules, created_at: v.created_at })));
+}
+
 const HOOKS: Record<string, BranchHooks> = {
   course: { after: courseProducts },
   // A media suggested here stays while it waits for the central audit (central sends a delete for anything not approved).
@@ -140,6 +155,7 @@ const HOOKS: Record<string, BranchHooks> = {
   notification: { local: notificationRow },
   review_card: REVIEW_CARD_HOOKS,
   assignment: { after: assignmentTargets },
+  compliance_rule_set: { local: ruleSetRow, after: ruleSetVersions },
 };
 
 async function applyDelete(db: Db, files: BranchFiles, def: EntityDef, gid: string, gone: Row | null): Promise<void> {
@@ -193,5 +209,6 @@ export async function applyPage(db: Knex, files: BranchFiles, changes: PulledCha
   catalogChanged(db);
   configChanged(db);
   routesChanged(db);
+  forgetCompiledRuleSets();
   return applied;
 }

@@ -44,6 +44,7 @@ const PARAMETER_LABELS = {
   audio_cloud_fallback: 'system.config.cloudFallback',
   audio_local_quality: 'system.config.localQuality',
   coaching_admin_listen: 'system.config.adminListen',
+  compliance_second_opinion: 'system.config.secondOpinion',
   llm_local_first: 'system.config.localFirst',
   ...(Object.fromEntries(LOCAL_NUMBERS) as Record<(typeof LOCAL_NUMBERS)[number][0], (typeof LOCAL_NUMBERS)[number][1]>),
 } as const;
@@ -63,6 +64,7 @@ const schema = z.object({
   audio_cloud_fallback: z.boolean(),
   audio_local_quality: z.enum(['accurate', 'fast']),
   coaching_admin_listen: z.boolean(),
+  compliance_second_opinion: z.boolean(),
   llm_local_first: z.boolean(),
   local_llm_concurrency: count,
   local_llm_idle_unload_seconds: count,
@@ -84,6 +86,7 @@ function ConfigForm({ config }: { config: SystemConfig }) {
     audio_cloud_fallback: config.audio_cloud_fallback === true,
     audio_local_quality: config.audio_local_quality === 'fast' ? 'fast' : 'accurate',
     coaching_admin_listen: config.coaching_admin_listen === true,
+    compliance_second_opinion: config.compliance_second_opinion !== false,
     llm_local_first: config.llm_local_first === true,
     local_llm_concurrency: text(config.local_llm_concurrency),
     local_llm_idle_unload_seconds: text(config.local_llm_idle_unload_seconds),
@@ -171,6 +174,9 @@ function ConfigForm({ config }: { config: SystemConfig }) {
           )}
         </FormItem>
         <FormItem control={form.control} name="coaching_admin_listen" label={t(PARAMETER_LABELS.coaching_admin_listen)}>
+          {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
+        </FormItem>
+        <FormItem control={form.control} name="compliance_second_opinion" label={t(PARAMETER_LABELS.compliance_second_opinion)}>
           {({ value, onChange, ...field }) => <Switch {...field} checked={value} onChange={onChange} />}
         </FormItem>
         <h2 className="card-heading">{t('system.config.uploads')}</h2>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Card, Collapse, Progress, Space, Typography } from 'antd';
-import type { Evidence, Inspection, InspectionResult, SegmentRef } from '../../api/types';
+import type { Evidence, Inspection, InspectionResult, SecondOpinion, SegmentRef } from '../../api/types';
 import { StatusTag, type Tone } from '../../components/StatusTag';
 import { CallPlayer } from '../coaching/CallPlayer';
 import { SegmentQuotes } from '../coaching/Provenance';
@@ -24,6 +24,46 @@ function ResultCard({ result, rep }: { result: InspectionResult; rep: string }) 
       <Typography.Paragraph type="secondary">{t(`compliance.kind.${result.kind}`)}</Typography.Paragraph>
       {result.evidence.length ? <SegmentQuotes segments={asSegments(result.evidence)} rep={rep} /> : <Typography.Paragraph>{t('compliance.panel.noEvidence')}</Typography.Paragraph>}
     </Card>
+  );
+}
+
+/** The model's review, apart from the rule check: each finding beside the rule check's verdict, which it never changes. */
+function SecondOpinionSection({ opinion, results, rep }: { opinion: SecondOpinion; results: InspectionResult[]; rep: string }) {
+  const { t } = useTranslation();
+  const name = useRuleName();
+  return (
+    <section className="compliance-second-opinion section" data-status={opinion.status}>
+      <h3 className="section-title">{t('compliance.secondOpinion.title')}</h3>
+      {opinion.status !== 'complete' ? (
+        <Typography.Paragraph type="secondary">{t(`compliance.secondOpinion.status.${opinion.status}`)}</Typography.Paragraph>
+      ) : (
+        <>
+          <Typography.Paragraph type="secondary">{t('compliance.secondOpinion.note')}</Typography.Paragraph>
+          {!opinion.findings.length && <Typography.Paragraph>{t('compliance.secondOpinion.none')}</Typography.Paragraph>}
+          {opinion.findings.map((f) => {
+            const checked = results.find((r) => r.rule_key === f.rule_key);
+            return (
+              <Card
+                key={f.rule_key}
+                size="small"
+                className="compliance-opinion"
+                data-rule={f.rule_key}
+                title={<h4 className="card-heading">{checked ? name(checked) : f.rule_key}</h4>}
+                extra={
+                  <Space size={4}>
+                    {checked && <StatusTag tone="neutral">{t(checked.outcome === f.outcome ? 'compliance.secondOpinion.agrees' : 'compliance.secondOpinion.differs')}</StatusTag>}
+                    <StatusTag tone={outcomeTone[f.outcome]}>{t(`compliance.outcome.${f.outcome}`)}</StatusTag>
+                  </Space>
+                }
+              >
+                {f.reason && <Typography.Paragraph>{f.reason}</Typography.Paragraph>}
+                <SegmentQuotes segments={asSegments(f.evidence)} rep={rep} />
+              </Card>
+            );
+          })}
+        </>
+      )}
+    </section>
   );
 }
 
@@ -63,6 +103,7 @@ export function InspectionView({ inspection }: { inspection: Inspection }) {
             ...(notApplicable.length ? [{ key: 'na', label: `${t('compliance.panel.notApplicable')}（${notApplicable.length}）`, children: <ul>{notApplicable.map((r) => <li key={r.rule_key}>{name(r)}</li>)}</ul> }] : []),
           ]}
         />
+        <SecondOpinionSection opinion={inspection.second_opinion} results={inspection.results} rep={inspection.rep_speaker} />
       </CallPlayer>
     </div>
   );
