@@ -18,7 +18,10 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
   const explained = useQuery(examQueries.explanations(result.session_id));
   const explanations = new Map(explained.data?.map((e) => [e.question_id, e.explanation]));
   // The result replaces the session where the candidate was, often at its bottom: it opens at its top.
-  useEffect(() => window.scrollTo({ top: 0 }), [result.session_id]);
+  useEffect(() => {
+    // Braced: Chromium's scrollTo returns a promise, which React would take for the effect's cleanup.
+    window.scrollTo({ top: 0 });
+  }, [result.session_id]);
   return (
     <>
       <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
