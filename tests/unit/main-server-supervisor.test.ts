@@ -50,7 +50,7 @@ describe('with the real server process', () => {
     assert.match(started.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(started.recovered, false);
     assert.equal(started.generatedAdminPassword, undefined, 'ADMIN_PASSWORD was given');
-    assert.deepEqual(Object.keys(started.about).sort(), ['api_version', 'app_version', 'database']);
+    assert.deepEqual(Object.keys(started.about).sort(), ['api_version', 'app_version', 'database', 'decoder']);
     assert.equal(started.about.database.engine, 'SQLite');
     assert.match(started.about.database.schema, /^\d{3}_/);
 
