@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
+import { Alert, Button, Input } from 'antd';
 import { api } from '../../api/client';
 import type { User } from '../../api/types';
 import { useSession } from '../../app/session';
-import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { AuthScreen } from './AuthScreen';
 import { ErrorNotice } from '../../components/states';
 import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 
@@ -38,40 +38,26 @@ export default function ChangePasswordPage() {
     }
   };
   return (
-    <main className="login-screen">
-      <Card className="login-card">
-        <Flex justify="space-between" align="center" className="login-top">
-          <div className="brand brand-large">
-            <span className="brand-mark" aria-hidden>
-              T
-            </span>
-            {t('shell.appName')}
-          </div>
-          <LanguageSwitch />
-        </Flex>
-        <Typography.Title level={1} className="login-title">
-          {t('integrity.password.title')}
-        </Typography.Title>
-        <Alert type="info" showIcon title={t('integrity.password.why', { name: user?.full_name || user?.username || '' })} className="login-notice" />
-        {error !== null && <ErrorNotice error={error} />}
-        <ZodForm form={form} onSubmit={submit} aria-label={t('integrity.password.title')}>
-          <FormItem control={form.control} name="current_password" label={t('integrity.password.current')} required>
-            {(field) => <Input.Password {...field} autoComplete="current-password" autoFocus />}
-          </FormItem>
-          <FormItem control={form.control} name="new_password" label={t('integrity.password.new')} required extra={t('integrity.password.rule')}>
-            {(field) => <Input.Password {...field} autoComplete="new-password" />}
-          </FormItem>
-          <FormItem control={form.control} name="repeat" label={t('integrity.password.repeat')} required>
-            {(field) => <Input.Password {...field} autoComplete="new-password" />}
-          </FormItem>
-          <Button type="primary" htmlType="submit" block loading={busy}>
-            {t('integrity.password.submit')}
-          </Button>
-          <Button type="link" block onClick={logout}>
-            {t('integrity.password.signOut')}
-          </Button>
-        </ZodForm>
-      </Card>
-    </main>
+    <AuthScreen title={t('integrity.password.title')}>
+      <Alert type="info" showIcon title={t('integrity.password.why', { name: user?.full_name || user?.username || '' })} className="login-notice" />
+      {error !== null && <ErrorNotice error={error} />}
+      <ZodForm form={form} onSubmit={submit} aria-label={t('integrity.password.title')}>
+        <FormItem control={form.control} name="current_password" label={t('integrity.password.current')} required>
+          {(field) => <Input.Password {...field} autoComplete="current-password" autoFocus />}
+        </FormItem>
+        <FormItem control={form.control} name="new_password" label={t('integrity.password.new')} required extra={t('integrity.password.rule')}>
+          {(field) => <Input.Password {...field} autoComplete="new-password" />}
+        </FormItem>
+        <FormItem control={form.control} name="repeat" label={t('integrity.password.repeat')} required>
+          {(field) => <Input.Password {...field} autoComplete="new-password" />}
+        </FormItem>
+        <Button type="primary" htmlType="submit" block loading={busy}>
+          {t('integrity.password.submit')}
+        </Button>
+        <Button type="link" block onClick={logout}>
+          {t('integrity.password.signOut')}
+        </Button>
+      </ZodForm>
+    </AuthScreen>
   );
 }

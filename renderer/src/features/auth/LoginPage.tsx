@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
+import { Alert, Button, Input, Typography } from 'antd';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../app/session';
-import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { AuthScreen } from './AuthScreen';
 import { ErrorNotice } from '../../components/states';
 import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 
@@ -30,39 +30,25 @@ export default function LoginPage() {
   };
 
   return (
-    <main className="login-screen">
-      <Card className="login-card">
-        <Flex justify="space-between" align="center" className="login-top">
-          <div className="brand brand-large">
-            <span className="brand-mark" aria-hidden>
-              T
-            </span>
-            {t('shell.appName')}
-          </div>
-          <LanguageSwitch />
-        </Flex>
-        <Typography.Title level={1} className="login-title">
-          {t('auth.title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary">{t('auth.tagline')}</Typography.Paragraph>
-        {notice === 'expired' && !error && <Alert type="warning" showIcon title={t('auth.expired')} className="login-notice" />}
-        {error instanceof ApiError && error.status === 401 ? (
-          <Alert type="error" showIcon role="alert" title={t('auth.wrongCredentials')} className="login-notice" />
-        ) : (
-          error !== null && <ErrorNotice error={error} />
-        )}
-        <ZodForm form={form} onSubmit={submit} aria-label={t('auth.title')}>
-          <FormItem control={form.control} name="username" label={t('auth.username')} required>
-            {(field) => <Input {...field} autoComplete="username" autoFocus />}
-          </FormItem>
-          <FormItem control={form.control} name="password" label={t('auth.password')} required>
-            {(field) => <Input.Password {...field} autoComplete="current-password" />}
-          </FormItem>
-          <Button type="primary" htmlType="submit" block loading={busy}>
-            {busy ? t('auth.submitting') : t('auth.submit')}
-          </Button>
-        </ZodForm>
-      </Card>
-    </main>
+    <AuthScreen title={t('auth.title')}>
+      <Typography.Paragraph type="secondary">{t('auth.tagline')}</Typography.Paragraph>
+      {notice === 'expired' && !error && <Alert type="warning" showIcon title={t('auth.expired')} className="login-notice" />}
+      {error instanceof ApiError && error.status === 401 ? (
+        <Alert type="error" showIcon role="alert" title={t('auth.wrongCredentials')} className="login-notice" />
+      ) : (
+        error !== null && <ErrorNotice error={error} />
+      )}
+      <ZodForm form={form} onSubmit={submit} aria-label={t('auth.title')}>
+        <FormItem control={form.control} name="username" label={t('auth.username')} required>
+          {(field) => <Input {...field} autoComplete="username" autoFocus />}
+        </FormItem>
+        <FormItem control={form.control} name="password" label={t('auth.password')} required>
+          {(field) => <Input.Password {...field} autoComplete="current-password" />}
+        </FormItem>
+        <Button type="primary" htmlType="submit" block loading={busy}>
+          {busy ? t('auth.submitting') : t('auth.submit')}
+        </Button>
+      </ZodForm>
+    </AuthScreen>
   );
 }
