@@ -183,3 +183,10 @@ export const RiskLevels = ['R1', 'R2', 'R3', 'R4', 'R5'] as const;
 export const CustomerRiskTypes = ['C1', 'C2', 'C3', 'C4', 'C5'] as const;
 /** A customer of type Cn may be offered products up to Rn (docs/api/compliance.md). */
 export const highestLevelFor = (customer: string): string | null => (/^C[1-5]$/.test(customer) ? `R${customer[1]}` : null);
+
+/** What an inspection keeps as JSON, locally and on the wire: results without audio links (signed per reader). */
+export interface InspectionBody {
+  product: Inspection['product'];
+  results: (Omit<InspectionResult, 'evidence'> & { evidence: Omit<Evidence, 'audio_url'>[] })[];
+  second_opinion: SecondOpinion;
+}

@@ -2,7 +2,7 @@
 import type { ExamOutcome, SessionKind } from './exams.js';
 import type { MediaBindType } from './media.js';
 import type { PushedReviewLog } from './review.js';
-import type { Evidence, InspectionResult, SecondOpinion } from './compliance.js';
+import type { InspectionBody } from './compliance.js';
 
 export const SyncErrorCode = {
   /** The enrolment token is unknown, used, expired or its device revoked. */
@@ -182,11 +182,7 @@ export interface PushedInspection {
   critical_failures: number;
   customer_risk: string | null;
   trigger: 'auto' | 'manual';
-  body: {
-    product: { id: number; code: string | null; name: string; risk_level: string } | null;
-    results: (Omit<InspectionResult, 'evidence'> & { evidence: Omit<Evidence, 'audio_url'>[] })[];
-    second_opinion: SecondOpinion;
-  };
+  body: InspectionBody;
   created_at: string;
 }
 

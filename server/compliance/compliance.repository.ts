@@ -7,12 +7,11 @@ import type {
   ComplianceRate,
   ComplianceRule,
   Inspection,
-  InspectionResult,
+  InspectionBody,
   InspectionSummary,
   RuleSet,
   RuleSetScope,
   RuleSetSummary,
-  SecondOpinion,
 } from '../../contract/compliance.js';
 import type { InspectionFilterInput, StatsInput } from './compliance.schema.js';
 
@@ -97,15 +96,7 @@ export async function updateRuleSet(db: Db, current: RuleSet, values: RuleSetVal
 
 // Inspections ------------------------------------------------------------------------------------------------------
 
-/** What an inspection keeps as JSON. */
-export type StoredResult = Omit<InspectionResult, 'evidence'> & { evidence: Omit<InspectionResult['evidence'][number], 'audio_url'>[] };
-
-export interface InspectionBody {
-  product: Inspection['product'];
-  /** Without audio links: those are signed for each reader. */
-  results: StoredResult[];
-  second_opinion: SecondOpinion;
-}
+export type StoredResult = InspectionBody['results'][number];
 
 export interface NewInspection {
   gid?: string;

@@ -9,7 +9,8 @@ import { gidMap } from '../sync/entities.js';
 import { notify } from '../notifications/notifications.service.js';
 import { complianceViolation } from '../notifications/messages.js';
 import { parseJson, toNumber } from '../db/rows.js';
-import { insertInspection, type InspectionBody } from './compliance.repository.js';
+import { insertInspection } from './compliance.repository.js';
+import type { InspectionBody } from '../../contract/compliance.js';
 
 interface Waiting {
   change_id: string;
