@@ -58,6 +58,8 @@ export interface StartOptions {
 export async function startServer(config: AppConfig, { log = silentLogger }: StartOptions = {}): Promise<RunningServer> {
   preparePrivateDataDir(config.dataDir, (message) => log.info(message));
   const previous = markRunning(config.dataDir);
+  // Found beside opening the database: `ffmpeg -version` runs in a child, not on the start's path.
+  const decoder = decoderInfo();
   let db: Knex | undefined;
   let stopCacheBus: (() => Promise<void>) | undefined;
   let started: Awaited<ReturnType<typeof listen>>;
@@ -84,7 +86,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
   }
   const { server, closeApp, drain, inFlight, port, ...rest } = started;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db), decoder: decoderInfo() };
+  const about: ServerAbout = { app_version: appVersion(), api_version: API_VERSION, database: await databaseInfo(db), decoder: await decoder };
   log.info(
     `server ${about.app_version} (API ${about.api_version}) ready on http://${host}:${port} in ${performance.now().toFixed(0)} ms from process start; ` +
       `${about.database.engine} ${about.database.version}, schema ${about.database.schema}, data in ${config.dataDir}`,

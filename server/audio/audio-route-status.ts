@@ -17,7 +17,7 @@ export async function listAudioRouteStatus(db: Db, dirs: ModelDirs): Promise<(Ai
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   // Speaker models are checked (loaded in a child process) once per set of files, and only when a local route needs them.
   const speakers = order.some((r) => r.provider === 'local-whisper') ? (await usableSpeakerModels(db, dirs)).capability : undefined;
-  const decoder = decoderInfo();
+  const decoder = await decoderInfo();
   return Promise.all(
     order.map(async (route) => {
       const local = route.provider === 'local-whisper';

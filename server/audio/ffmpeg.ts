@@ -3,7 +3,7 @@
 // platform packages ship (old, 2018) binaries in their tarballs (nothing is downloaded at install or run time).
 // ffmpeg parses every untrusted upload, so the maintained one is preferred. The format of an upload is read from its
 // content by ffprobe, never from its name; ffmpeg decodes it to the 16 kHz 16-bit PCM whisper.cpp reads.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'node:fs/promises';
@@ -16,56 +16,58 @@ import { readFileHead } from '../file-head.js';
 /** whisper.cpp's sample rate. */
 export const WHISPER_SAMPLE_RATE = 16_000;
 
-let binaries: { ffmpeg?: string; ffprobe?: string; decoder: DecoderInfo | null } | undefined;
+type Binaries = { ffmpeg?: string; ffprobe?: string; decoder: DecoderInfo | null };
+let binaries: Promise<Binaries> | undefined;
 
 /** The lowest major version of a system ffmpeg that is used instead of the bundled one. */
 export const SYSTEM_FFMPEG_MIN_MAJOR = 5;
 
 /** "5.1.9-0+deb12u1" from `ffmpeg -version`'s first line; '' when it cannot be run. */
-function versionOf(program: string): string {
+async function versionOf(program: string): Promise<string> {
   try {
-    const first = execFileSync(program, ['-version'], { timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n')[0] ?? '';
-    return /version\s+(\S+)/.exec(first)?.[1] ?? '';
+    const { stdout } = await promisify(execFile)(program, ['-version'], { timeout: 10_000 });
+    return /version\s+(\S+)/.exec(stdout.split('\n')[0] ?? '')?.[1] ?? '';
   } catch {
     return '';
   }
 }
 
 /** A system ffmpeg ≥ 5 with its ffprobe in the same folder, found on PATH (or /usr/bin, /usr/local/bin). */
-function systemFfmpeg(): { ffmpeg: string; ffprobe: string; version: string } | undefined {
+async function systemFfmpeg(): Promise<{ ffmpeg: string; ffprobe: string; version: string } | undefined> {
   const exe = process.platform === 'win32' ? '.exe' : '';
   const dirs = [...new Set([...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'])];
   for (const dir of dirs) {
     const ffmpeg = path.join(dir, `ffmpeg${exe}`);
     const ffprobe = path.join(dir, `ffprobe${exe}`);
     if (!existsSync(ffmpeg) || !existsSync(ffprobe)) continue;
-    const version = versionOf(ffmpeg);
+    const version = await versionOf(ffmpeg);
     const major = Number(/^n?(\d+)\./.exec(version)?.[1] ?? NaN);
     if (major >= SYSTEM_FFMPEG_MIN_MAJOR) return { ffmpeg, ffprobe, version };
   }
   return undefined;
 }
 
-export function ffmpegBinaries(): { ffmpeg?: string; ffprobe?: string; decoder: DecoderInfo | null } {
-  if (binaries) return binaries;
-  const system = process.env.TRAINBENCH_FFMPEG === 'bundled' ? undefined : systemFfmpeg();
-  if (system) binaries = { ffmpeg: system.ffmpeg, ffprobe: system.ffprobe, decoder: { source: 'system', path: system.ffmpeg, version: system.version } };
-  else {
-    // In the packaged app the binaries are unpacked next to app.asar (electron-builder.yml, asarUnpack).
-    const ffmpeg = ffmpegProgram('ffmpeg');
-    binaries = { ffmpeg, ffprobe: ffmpegProgram('ffprobe'), decoder: ffmpeg ? { source: 'bundled', path: ffmpeg, version: versionOf(ffmpeg) } : null };
-  }
-  return binaries;
+/** The ffmpeg and ffprobe that decode uploads, found once per process (off the event loop: `-version` is a child). */
+export function ffmpegBinaries(): Promise<Binaries> {
+  return (binaries ??= findBinaries());
+}
+
+async function findBinaries(): Promise<Binaries> {
+  const system = process.env.TRAINBENCH_FFMPEG === 'bundled' ? undefined : await systemFfmpeg();
+  if (system) return { ffmpeg: system.ffmpeg, ffprobe: system.ffprobe, decoder: { source: 'system', path: system.ffmpeg, version: system.version } };
+  // In the packaged app the binaries are unpacked next to app.asar (electron-builder.yml, asarUnpack).
+  const ffmpeg = ffmpegProgram('ffmpeg');
+  return { ffmpeg, ffprobe: ffmpegProgram('ffprobe'), decoder: ffmpeg ? { source: 'bundled', path: ffmpeg, version: await versionOf(ffmpeg) } : null };
 }
 
 /** The ffmpeg build that decodes uploads here (path and version); null when there is none. */
-export const decoderInfo = (): DecoderInfo | null => ffmpegBinaries().decoder;
+export const decoderInfo = async (): Promise<DecoderInfo | null> => (await ffmpegBinaries()).decoder;
 
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
 
 /** What is missing to decode audio here, in words; [] when ffmpeg and ffprobe are both present. */
 export async function missingDecoders(): Promise<string[]> {
-  const { ffmpeg, ffprobe } = ffmpegBinaries();
+  const { ffmpeg, ffprobe } = await ffmpegBinaries();
   const [hasFfmpeg, hasFfprobe] = await Promise.all([ffmpeg ? isFile(ffmpeg) : false, ffprobe ? isFile(ffprobe) : false]);
   return [
     ...(hasFfmpeg ? [] : ['ffmpeg is missing (the @ffmpeg-installer/ffmpeg package has no binary for this platform)']),
@@ -117,7 +119,7 @@ const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).at(-1
 export async function probeAudio(file: string, displayName: string): Promise<AudioInfo> {
   const { size } = await fs.stat(file);
   if (size === 0) throw invalid(`"${displayName}" is empty (0 bytes)`);
-  const ffprobe = ffmpegBinaries().ffprobe;
+  const { ffprobe } = await ffmpegBinaries();
   if (!ffprobe) throw new AppError(500, 'internal_error', 'ffprobe is missing');
   let parsed: ProbeJson;
   try {
@@ -161,7 +163,7 @@ export async function decodeAudio(source: string, target: string, { channels, si
 
 /** Runs ffmpeg quietly with `args` (after its common options); resolves with the tail of its stderr, 400 `invalid_audio` on failure. */
 async function runFfmpeg(args: string[], signal?: AbortSignal): Promise<string> {
-  const ffmpeg = ffmpegBinaries().ffmpeg;
+  const { ffmpeg } = await ffmpegBinaries();
   if (!ffmpeg) throw new AppError(500, 'internal_error', 'ffmpeg is missing');
   return new Promise<string>((resolve, reject) => {
     const child = spawn(ffmpeg, ['-nostdin', '-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'], signal });
