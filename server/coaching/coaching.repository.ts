@@ -37,6 +37,8 @@ export interface NewReport {
   model_status: string;
   body: ReportBody;
   created_at: string;
+  /** The job that made it (its request's key): a job taken up again finds its report instead of making another. */
+  job_key: string | null;
 }
 
 interface UserColumns {
@@ -101,6 +103,12 @@ export async function insertReport(db: Db, report: NewReport): Promise<number> {
     .insert({ ...report, body: JSON.stringify(report.body) })
     .returning('id');
   return Number((row as { id: number }).id);
+}
+
+/** The report a job made, if it got as far as committing it. */
+export async function reportIdOfJob(db: Db, jobKey: string): Promise<number | undefined> {
+  const row: { id: number } | undefined = await db('coaching_reports').where({ job_key: jobKey }).first('id');
+  return row && Number(row.id);
 }
 
 export async function findReport(db: Db, id: number): Promise<StoredReport | undefined> {

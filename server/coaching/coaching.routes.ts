@@ -4,36 +4,31 @@ import type { Deps } from '../context.js';
 import { CoachingErrorCode } from '../../contract/coaching.js';
 import { currentUser } from '../auth/guards.js';
 import { AppError } from '../http/errors.js';
+import { clientGone } from '../http/client-gone.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { findCachedUserRow } from '../users/users.repository.js';
 import { sendRecording } from '../audio/recordings.js';
 import { AuditBody } from '../knowledge/knowledge.schema.js';
 import { CallBody, DraftListQuery, DraftUpdate, ReportListQuery, ReviewItemListQuery, ReviewItemUpdate } from './coaching.schema.js';
-import { adminListenOff, createReport, listReportsFor, mayListen, readReport, visibleReport, type Reader } from './reports.service.js';
+import { adminListenOff, listReportsFor, mayListen, readReport, visibleReport, type Reader } from './reports.service.js';
 import { approveDraft, editDraft, getDraft, getOwnReviewItem, listDraftsFor, listOwnReviewItems, markReviewItem, rejectDraft } from './practice.service.js';
 import { RecordingLinks } from './recording-links.js';
-
-/** Aborted when the client goes away before the report is made (the model call stops). */
-function clientGone(ctx: Context): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
+import { reportJobs } from './reports.job.js';
 
 /**
  * Coaching from customer calls under /api/coaching: reports (the rep's own; every report for admins), the call's
  * audio behind them, the rep's review list, and the review queue of draft questions (admins).
  */
-export function coachingRoutes({ db, config, storage, secrets, requireUser, requireAdmin }: Deps): Router {
+export function coachingRoutes({ db, config, storage, secrets, jobs, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/coaching' });
+  const analyse = reportJobs(db, jobs, config.jobLeaseSeconds);
   const links = new RecordingLinks(secrets.urlSigningSecret);
   const reader = (ctx: Context): Reader => currentUser(ctx);
 
   router.post('/calls', requireUser, async (ctx) => {
     const input = parseBody(ctx, CallBody);
-    const id = await createReport(db, reader(ctx), input, clientGone(ctx));
+    // The client going away cancels the analysis (the model call stops), wherever it runs.
+    const id = await analyse(reader(ctx), input, clientGone(ctx));
     ctx.status = 201;
     ctx.set('Location', `/api/coaching/reports/${id}`);
     ctx.body = await readReport(db, links, reader(ctx), id);

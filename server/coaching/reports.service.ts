@@ -25,6 +25,7 @@ import {
   insertReport,
   insertReviewItems,
   listReports,
+  reportIdOfJob,
   reviewItemsOfReport,
   type NewDraft,
   type ReportBody,
@@ -53,8 +54,13 @@ function partsOf(productKnown: boolean, modelComplete: boolean, objections: Obje
   };
 }
 
-/** Analyses the caller's call and stores the report with its practice items; returns the report's id. */
-export async function createReport(db: Db, user: Reader, input: CallInput, signal?: AbortSignal): Promise<number> {
+/**
+ * Analyses the caller's call and stores the report with its practice items; returns the report's id. With a job key,
+ * once: a run taken up again (its node died) returns the report the first run committed.
+ */
+export async function createReport(db: Db, user: Reader, input: CallInput, { signal, jobKey = null }: { signal?: AbortSignal; jobKey?: string | null } = {}): Promise<number> {
+  const made = jobKey === null ? undefined : await reportIdOfJob(db, jobKey);
+  if (made !== undefined) return made;
   const { transcription, source } = await resolveCall(db, user.id, input);
   const { segments, speakers } = labelledSegments(transcription, input.rep_speaker);
   const repSegments = segments.filter((s) => s.speaker === input.rep_speaker);
@@ -81,7 +87,7 @@ export async function createReport(db: Db, user: Reader, input: CallInput, signa
   const parts = partsOf(product !== null, model.run.status === 'complete', objections);
   const createdAt = now();
 
-  const id = await db.transaction(async (trx) => {
+  const store = () => db.transaction(async (trx) => {
     const body: ReportBody = {
       source,
       transcription: {
@@ -121,6 +127,7 @@ export async function createReport(db: Db, user: Reader, input: CallInput, signa
       model_status: model.run.status,
       body,
       created_at: createdAt,
+      job_key: jobKey,
     });
     const scenario = scenarioOf(reportId, productRef, objections, facts);
     if (scenario) await trx('coaching_reports').where({ id: reportId }).update({ body: JSON.stringify({ ...body, scenario }) });
@@ -142,6 +149,12 @@ export async function createReport(db: Db, user: Reader, input: CallInput, signa
     }
     await insertDrafts(trx, rows);
     return { reportId, drafts: drafts.length };
+  });
+  // Two runs of one job at once (a node that lost its lease still finishing): the job key lets one report in.
+  const id = await store().catch(async (err) => {
+    const other = jobKey === null ? undefined : await reportIdOfJob(db, jobKey);
+    if (other === undefined) throw err;
+    return { reportId: other, drafts: 0 };
   });
   if (id.drafts) {
     await notify.admins(db, {

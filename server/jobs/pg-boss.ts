@@ -1,15 +1,25 @@
 // The central server's job queue: pg-boss keeps the jobs in PostgreSQL (schema `<app schema>_jobs`). A node claims a
 // job (SKIP LOCKED) with a lease of the kind's leaseSeconds; a node that dies keeps it only until the lease runs out,
 // then pg-boss's maintenance puts it back for a retry and whichever node polls first takes it over, progress
-// starting again (handlers are idempotent: they replace what a half-done run wrote). Retries are bounded by the
-// kind's retryLimit; a cancel on any node marks the job cancelled, and the node running it sees that within a poll.
+// starting again (handlers are idempotent: they replace what a half-done run wrote, or find it done). Retries are
+// bounded by the kind's retryLimit; the last failure stays in the job's row (`output`, state `failed`). A cancel on
+// any node marks the job cancelled, and the node running it sees that within a poll.
+//
+// A job someone awaits (run) is sent like any other; the handler's outcome (its value, or its 4xx refusal) becomes
+// the job's output, which the waiting request reads back from the row, whichever node ran it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
-import type { JobContext, JobKind, JobQueue } from './queue.js';
+import type { JobContext, JobKind, JobQueue, RunOptions } from './queue.js';
+import { answerOf, cancelledElsewhere, JobFailed, settle, type Outcome } from './outcome.js';
 import { withStartupLock } from '../db/startup-lock.js';
 
 const POLL_SECONDS = 1;
 const CANCEL_POLL_MS = 2000;
+/** How often a waiting request reads its job's row. */
+const WAIT_POLL_MS = 200;
 const STOP_GRACE_MS = 5000;
+/** The singleton key every job of a one-at-a-time kind shares: pg-boss lets one job per key be active (policy singleton). */
+const ONE_AT_A_TIME_KEY = 'one-at-a-time';
 
 export interface PgBossOptions {
   url: string;
@@ -29,8 +39,17 @@ interface Running {
   done: Promise<unknown>;
 }
 
+const nodeStopped = () => new Error('the node stopped');
+
+/** The message pg-boss kept of a failure (serialize-error's copy of the Error, or its own timeout text). */
+function failureOf(output: unknown): string {
+  const out = output as { message?: unknown; value?: { message?: unknown } } | null;
+  return String(out?.message ?? out?.value?.message ?? 'no reason recorded');
+}
+
 export class PgBossJobQueue implements JobQueue {
-  private readonly kinds = new Map<string, JobKind<unknown>>();
+  private readonly kinds = new Map<string, JobKind<unknown, unknown>>();
+  private readonly workers = new Map<string, string[]>();
   private readonly running = new Set<Running>();
   private readonly boss: PgBoss;
   private stopped = false;
@@ -46,20 +65,54 @@ export class PgBossJobQueue implements JobQueue {
     this.boss.on('error', options.log);
   }
 
-  register<P>(kind: JobKind<P>): void {
-    this.kinds.set(kind.name, kind as JobKind<unknown>);
+  register<P, R = void>(kind: JobKind<P, R>): void {
+    this.kinds.set(kind.name, kind as JobKind<unknown, unknown>);
+  }
+
+  private kind(name: string): JobKind<unknown, unknown> {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no job kind ${name} is registered`);
+    return kind;
+  }
+
+  private send(kind: JobKind<unknown, unknown>, key: string, payload: unknown): Promise<string | null> {
+    const singletonKey = kind.oneAtATime ? ONE_AT_A_TIME_KEY : key;
+    return this.boss.send(kind.name, payload as object, { singletonKey, retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
   }
 
   async enqueue<P>(name: string, key: string, payload: P): Promise<void> {
-    const kind = this.kinds.get(name);
-    if (!kind) throw new Error(`no job kind ${name} is registered`);
-    await this.boss.send(name, payload as object, { singletonKey: key, retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
+    await this.send(this.kind(name), key, payload);
+  }
+
+  async run<P, R>(name: string, key: string, payload: P, { signal }: RunOptions = {}): Promise<R> {
+    const kind = this.kind(name);
+    if (this.stopped) throw nodeStopped();
+    signal?.throwIfAborted();
+    const id = await this.send(kind, key, payload);
+    if (!id) throw new Error(`job ${name} ${key} is already queued`);
+    // This node's idle workers take it at once rather than at their next poll.
+    for (const worker of this.workers.get(name) ?? []) this.boss.notifyWorker(worker);
+    const cancel = () => void this.boss.cancel(name, id).catch(this.options.log);
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      for (;;) {
+        const job = await this.boss.getJobById<P>(name, id, { includeArchive: true });
+        signal?.throwIfAborted();
+        if (!job) throw new JobFailed(name, key, 'the job is no longer in the jobs table');
+        if (job.state === 'completed') return answerOf(job.output as Outcome<R>);
+        if (job.state === 'failed') throw new JobFailed(name, key, failureOf(job.output));
+        if (job.state === 'cancelled') throw cancelledElsewhere();
+        await sleep(WAIT_POLL_MS, undefined, { signal }).catch(() => undefined);
+      }
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
   }
 
   async cancel(name: string, key: string): Promise<void> {
     const { rows } = await this.boss.getDb().executeSql(`SELECT id FROM ${jobsSchemaOf(this.options.schema)}.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed'`, [name, key]);
     if (rows.length) await this.boss.cancel(name, rows.map((row: { id: string }) => row.id));
-    for (const job of this.running) if (job.name === name && rows.some((row: { id: string }) => row.id === job.id)) job.abort.abort();
+    for (const job of this.running) if (job.name === name && rows.some((row: { id: string }) => row.id === job.id)) job.abort.abort(cancelledElsewhere());
   }
 
   async start(): Promise<void> {
@@ -67,35 +120,50 @@ export class PgBossJobQueue implements JobQueue {
     await withStartupLock(this.options.url, jobsSchemaOf(this.options.schema), async () => {
       await this.boss.start();
       for (const kind of this.kinds.values()) {
-        // 'stately': one job per key waiting and one running, so a key queued twice is run once.
+        // 'stately': one job per key waiting and one running, so a key queued twice is run once. 'singleton' with
+        // one key for every job: one running in the whole cluster, the others waiting.
         if (!(await this.boss.getQueue(kind.name))) {
-          await this.boss.createQueue(kind.name, { name: kind.name, policy: 'stately', retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
+          await this.boss.createQueue(kind.name, { name: kind.name, policy: kind.oneAtATime ? 'singleton' : 'stately', retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
         }
       }
     });
     for (const kind of this.kinds.values()) {
-      await this.boss.work<unknown>(kind.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-        if (!job || this.stopped) return;
-        await this.runOne(kind, job);
-      });
+      // A pg-boss worker runs one job at a time: a kind's concurrency is that many workers on this node.
+      const count = kind.oneAtATime ? 1 : (kind.concurrency ?? 1);
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        ids.push(
+          await this.boss.work<unknown>(kind.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+            if (!job) return undefined;
+            // Fetched while stopping: failed at once, so another node retries it.
+            if (this.stopped) throw nodeStopped();
+            return this.runOne(kind, job);
+          }),
+        );
+      }
+      this.workers.set(kind.name, ids);
     }
   }
 
-  private async runOne(kind: JobKind<unknown>, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
+  /** The handler's outcome becomes the job's output; a failure is thrown for pg-boss to record and retry. */
+  private async runOne(kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<unknown>): Promise<Outcome<unknown>> {
     const abort = new AbortController();
-    // A cancel on another node only marks the job: look now and then.
+    // A cancel on another node only marks the job; a lease that ran out hands it to another node: look now and then.
     const watch = setInterval(() => {
       this.boss
         .getJobById(kind.name, job.id)
-        .then((current) => current?.state === 'cancelled' && abort.abort())
+        .then((current) => {
+          if (current?.state === 'cancelled') abort.abort(cancelledElsewhere());
+          else if (current?.state !== 'active' || +current.startedOn !== +job.startedOn) abort.abort(new Error('the lease ran out'));
+        })
         .catch(() => undefined);
     }, CANCEL_POLL_MS);
     const context: JobContext = { signal: abort.signal, attempt: job.retryCount };
-    const done = kind.run(job.data, context);
+    const done = settle(() => kind.run(job.data, context));
     const entry: Running = { name: kind.name, id: job.id, abort, done };
     this.running.add(entry);
     try {
-      await done;
+      return await done;
     } finally {
       clearInterval(watch);
       this.running.delete(entry);
@@ -106,7 +174,7 @@ export class PgBossJobQueue implements JobQueue {
     this.stopped = true;
     for (const name of this.kinds.keys()) await this.boss.offWork(name).catch(() => undefined);
     const running = [...this.running];
-    for (const job of running) job.abort.abort();
+    for (const job of running) job.abort.abort(nodeStopped());
     await Promise.race([Promise.allSettled(running.map((job) => job.done)), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
     // What is still running hands its lease back at once: another node retries it now, not when the lease runs out.
     for (const job of this.running) await this.boss.fail(job.name, job.id, { message: 'the node stopped' }).catch(() => undefined);

@@ -1,6 +1,7 @@
 // Background work behind one small interface (docs/architecture.md, "Central cluster"): a domain registers a kind
-// of job with its handler and enqueues payloads under a key; the queue runs them one at a time per kind. The laptop
-// runs them in this process (in-process.ts); the central server on PostgreSQL keeps them in pg-boss's tables
+// of job with its handler, then either enqueues payloads under a key (work nobody waits for: extraction) or runs one
+// and awaits its result (work a request answers with: coaching analysis, knowledge ingestion, pack import). The
+// laptop runs them in this process (in-process.ts); the central server on PostgreSQL keeps them in pg-boss's tables
 // (pg-boss.ts), where a job is claimed with a lease that a dead node loses, so another node takes it over.
 
 export interface JobContext {
@@ -10,14 +11,22 @@ export interface JobContext {
   attempt: number;
 }
 
-export interface JobKind<P> {
+export interface JobKind<P, R = void> {
   /** The queue's name (letters, digits, dots, dashes). */
   name: string;
-  run(payload: P, job: JobContext): Promise<void>;
+  /**
+   * The work. Taken up again after a failure or a lost lease, so it must be idempotent: a second run may not redo
+   * what must happen once. An AppError it throws with a 4xx status is its answer, final: never retried.
+   */
+  run(payload: P, job: JobContext): Promise<R>;
   /** Runs again after a failure or a lost lease, at most this many times (bounded retries). */
   retryLimit: number;
   /** How long a node may hold a job before it counts as lost and another node takes it (PostgreSQL). */
   leaseSeconds: number;
+  /** Jobs of this kind one node runs at once (1 when omitted). */
+  concurrency?: number;
+  /** At most one job of this kind runs at a time in the whole cluster, whichever node has it (implies concurrency 1). */
+  oneAtATime?: boolean;
   /**
    * Payloads whose work a previous run of this process left unfinished (queued or running in the domain's rows):
    * the in-process queue takes them up at start. pg-boss keeps its jobs, so it never asks.
@@ -25,11 +34,22 @@ export interface JobKind<P> {
   unfinished?(): Promise<{ key: string; payload: P }[]>;
 }
 
+export interface RunOptions {
+  /** Aborting it cancels the job wherever it is (the client went away); run then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 export interface JobQueue {
-  register<P>(kind: JobKind<P>): void;
+  register<P, R = void>(kind: JobKind<P, R>): void;
   /** Queues the payload; a key already waiting is not queued twice. */
   enqueue<P>(name: string, key: string, payload: P): Promise<void>;
-  /** Stops the job of that key, waiting or running, on whichever node has it. */
+  /**
+   * Runs a job and resolves with what its handler returned, on whichever node claimed it. A 4xx AppError from the
+   * handler rejects as the same AppError; another failure is retried up to the kind's retryLimit, and the last one
+   * rejects (a 500 for a request). The key names the job in logs and the jobs table (a request's own id).
+   */
+  run<P, R>(name: string, key: string, payload: P, options?: RunOptions): Promise<R>;
+  /** Stops the enqueued job of that key, waiting or running, on whichever node has it. */
   cancel(name: string, key: string): Promise<void>;
   /** Starts taking work (after every kind is registered). */
   start(): Promise<void>;

@@ -5,13 +5,15 @@ import { currentUser } from '../auth/guards.js';
 import { localFileSource, sendFile } from '../http/file-response.js';
 import { multipart, requireFile } from '../http/multipart.js';
 import { parseBody } from '../http/validate.js';
+import { clientGone } from '../http/client-gone.js';
 import { buildPack } from './packs.export.js';
-import { importPack, MAX_PACK_BYTES } from './packs.import.js';
+import { MAX_PACK_BYTES } from './packs.import.js';
+import { importJobs } from './packs.import-job.js';
 import { ExportBody } from './packs.schema.js';
 import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
 
 /** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
-export function knowledgePackRoutes({ db, config, storage, secrets, requireAdmin }: Deps): Router {
+export function knowledgePackRoutes({ db, config, storage, secrets, jobs, requireAdmin }: Deps): Router {
   const dirs = packDirs(config.dataDir);
   preparePackDirs(dirs);
   const signer = secrets.packSigner;
@@ -37,21 +39,14 @@ export function knowledgePackRoutes({ db, config, storage, secrets, requireAdmin
     }
   });
 
-  // One import at a time: two placing the same files at once moved each other's files away (a 500 for one of them).
-  let importing: Promise<unknown> = Promise.resolve();
+  // A job, one at a time in the whole cluster; the client going away cancels it while it waits its turn.
+  const importUploaded = importJobs({ db, knowledgeDir: config.knowledgeDir, storage, dirs, jobs, leaseSeconds: config.jobLeaseSeconds });
 
   router.post('/import', ...requireAdmin, multipart({ maxFileSize: MAX_PACK_BYTES, uploadDir: dirs.incoming }), async (ctx) => {
     const file = requireFile(ctx, 'file');
-    const work = await newWorkFolder(dirs);
-    try {
-      const imported = importing.then(() => importPack({ db, knowledgeDir: config.knowledgeDir, storage }, file.filepath, work, currentUser(ctx)));
-      importing = imported.catch(() => undefined);
-      const { result, changed } = await imported;
-      ctx.status = changed ? 201 : 200;
-      ctx.body = result;
-    } finally {
-      await removeFolder(work);
-    }
+    const { result, changed } = await importUploaded(file.filepath, currentUser(ctx), clientGone(ctx));
+    ctx.status = changed ? 201 : 200;
+    ctx.body = result;
   });
 
   return router;

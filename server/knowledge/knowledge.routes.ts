@@ -2,13 +2,16 @@ import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { clientGone } from '../http/client-gone.js';
 import { listSources } from './sources.repository.js';
-import { approveSource, getSource, rejectSource, scanKnowledgeDir } from './knowledge.service.js';
+import { getSource, rejectSource, scanKnowledgeDir } from './knowledge.service.js';
 import { searchChunks } from './search.js';
+import { approveJobs } from './approve.job.js';
 import { AuditBody, AuditListQuery, SearchQuery } from './knowledge.schema.js';
 
-export function knowledgeRoutes({ db, config, requireUser, requireAdmin }: Deps): Router {
+export function knowledgeRoutes({ db, config, jobs, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/knowledge' });
+  const approve = approveJobs(db, config.knowledgeDir, jobs, config.jobLeaseSeconds);
 
   router.post('/scan', ...requireAdmin, async (ctx) => {
     ctx.body = await scanKnowledgeDir(db, config.knowledgeDir);
@@ -22,7 +25,8 @@ export function knowledgeRoutes({ db, config, requireUser, requireAdmin }: Deps)
     const id = parseId(ctx.params.id, 'Knowledge source');
     const body = parseBody(ctx, AuditBody);
     const reviewer = currentUser(ctx).id;
-    ctx.body = body.action === 'approve' ? await approveSource(db, config.knowledgeDir, id, reviewer) : await rejectSource(db, id, body.reject_reason, reviewer);
+    // Approving ingests the source: a job, run on whichever node claims it (rejecting is one update, done here).
+    ctx.body = body.action === 'approve' ? await approve(id, reviewer, clientGone(ctx)) : await rejectSource(db, id, body.reject_reason, reviewer);
   });
 
   // status is the spec's path; sources/{id} reads the same record back under its resource name.

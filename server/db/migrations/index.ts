@@ -20,6 +20,7 @@ import * as review from './023_review.js';
 import * as compliance from './022_compliance.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
+import * as jobKeys from './024_job_keys.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '022_compliance': compliance,
   '019_assignments': assignments,
   '021_calls': calls,
+  '024_job_keys': jobKeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
