@@ -52,7 +52,7 @@ const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes < 1024 ** 3 ?
 export async function localModelPlan(db: Db, dirs: ModelDirs, model: string, { fetch = true } = {}) {
   const settings = await localSettings(db);
   const stored = await findChatModel(dirs, model);
-  if (!stored) return { settings, problem: `the model file ${model} is not installed (nor in DATA_DIR/models or resources/models)`, present: false } as const;
+  if (!stored) return { settings, problem: `the model file ${model} is not in DATA_DIR/models or resources/models (nor installed through the API)`, present: false } as const;
   if (stored.path === null && !fetch) return { settings, problem: undefined, present: true } as const;
   const found = await modelFile(dirs, stored);
   let header;
