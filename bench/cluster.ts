@@ -1,7 +1,11 @@
 // Issue 24: the central cluster's overhead. Through the same round-robin proxy (tests/support/cluster.ts), two nodes
 // against one node, on one PostgreSQL schema and one s3rver bucket each, in the same run: GET /api/products and exam
 // submits. Two nodes on a 2-core machine cannot be faster; the figure is the cost of being two (target >= 0.8x).
+// Then, in the same run, the issue's upload figures (bench/storage.ts): a 512 MB chunked upload into the bucket
+// against the AWS SDK's own multipart upload of the same bytes (>= 0.8x), and the node's peak RSS (< 200 MB).
+import os from 'node:os';
 import { load, type BenchContext, type LoadResult } from './harness.js';
+import storage from './storage.js';
 import { startCluster, type Cluster } from '../tests/support/cluster.js';
 import { ApiClient } from '../tests/support/client.js';
 import { questionBody } from '../tests/api/exams-fixtures.js';
@@ -44,7 +48,8 @@ async function measure(cluster: Cluster): Promise<{ products: LoadResult; submit
   return { products, submits };
 }
 
-export default async function cluster(_ctx: BenchContext): Promise<void> {
+export default async function cluster(ctx: BenchContext): Promise<void> {
+  console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.availableParallelism()} cores`);
   const results: Record<number, { products: LoadResult; submits: LoadResult }> = {};
   for (const size of [1, 2]) {
     const running = await startCluster(size);
@@ -63,4 +68,6 @@ export default async function cluster(_ctx: BenchContext): Promise<void> {
         `${two.errors || two.non2xx || one.errors || one.non2xx ? `  errors ${one.errors + two.errors} non-2xx ${one.non2xx + two.non2xx}` : ''}`,
     );
   }
+  await storage(ctx);
+  console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
 }

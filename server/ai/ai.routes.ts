@@ -6,6 +6,7 @@ import { RouteCreate, RouteListQuery, RouteUpdate, CallListQuery } from './model
 import { createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './model-routes.service.js';
 import { listAudioRouteStatus } from '../audio/audio-route-status.js';
 import { modelDirs } from '../audio/models.js';
+import { ModelStore } from '../audio/model-store.js';
 import { listCalls } from './model-calls.js';
 import { testRoute } from './route-test.js';
 import { mediaStore } from '../media/media.store.js';
@@ -21,7 +22,7 @@ import { localLlm } from './local/llm-runtime.js';
  */
 export function aiRoutes({ db, config, storage, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/ai' });
-  const dirs = modelDirs(config.dataDir);
+  const dirs = modelDirs(config.dataDir, new ModelStore(db, storage, config.dataDir));
   useModelDirs(db, dirs);
   onClose(() => localLlm.close());
 

@@ -21,6 +21,7 @@ import { TranscriptionJobs, isFinished } from './jobs.service.js';
 import { speechShelf } from './model-install.js';
 import { mountModelShelf } from './model-shelf.routes.js';
 import { modelDirs } from './models.js';
+import { ModelStore } from './model-store.js';
 import { getTranscription } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
 import { mkdirPrivate } from '../data-dir.js';
@@ -48,7 +49,7 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
     await mkdirPrivate(incoming);
     return receive(ctx, next);
   };
-  const models = modelDirs(config.dataDir);
+  const models = modelDirs(config.dataDir, new ModelStore(db, storage, config.dataDir));
   const media = mediaStore(storage, config.dataDir);
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[audio]', err);

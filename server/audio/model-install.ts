@@ -1,18 +1,18 @@
 // An admin installs a model file from the laptop: a chunked upload (the media machinery: resumable, chunks in any
 // order, GET /api/media/upload/{id} says what is missing) whose completion checks the file is a model of the
-// shelf's kind (and has the sha256 given at the start, if one was), then moves it into DATA_DIR/models. Speech
-// models (ggml Whisper, here) and chat models (GGUF, server/ai/local/chat-models.ts) are two shelves of one store.
+// shelf's kind (and has the sha256 given at the start, if one was), then stores it as models/<name> in the storage
+// (model-store.ts: DATA_DIR/models on a laptop, the bucket on central nodes). Speech models (ggml Whisper, here) and
+// chat models (GGUF, server/ai/local/chat-models.ts) are two shelves of one store.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import { AudioErrorCode, type AudioModel, type ModelUploadInit } from '../../contract/audio.js';
 import { AppError, notFound } from '../http/errors.js';
-import { now } from '../db/time.js';
 import { completeUploadFor, openUploadSession, type UploadSessionRow } from '../media/media.chunked.js';
 import type { MediaStore } from '../media/media.store.js';
 import { sha256OfFile } from '../storage/index.js';
-import { describeModel, findModels, hasGgmlMagic, MODEL_NAME, type FoundModel, type ModelDirs } from './models.js';
+import { cachedSha256, describeModel, findModels, hasGgmlMagic, modelFile, MODEL_NAME, type FoundModel, type LocalModel, type ModelDirs } from './models.js';
 import { modelKind } from './speakers/model-kinds.js';
 
 /** One kind of model file in the model folders. */
@@ -23,7 +23,7 @@ export interface ModelShelf<M> {
   pattern: RegExp;
   /** Why the uploaded file is not a model of this kind; undefined when it is one. */
   invalid(file: string, name: string): Promise<string | undefined>;
-  describe(db: Db, found: FoundModel): Promise<M>;
+  describe(db: Db, found: LocalModel): Promise<M>;
   completeUrl(uploadId: string): string;
 }
 
@@ -48,9 +48,25 @@ async function findOnShelf<M>(dirs: ModelDirs, shelf: ModelShelf<M>, name: strin
   return found;
 }
 
-async function installedModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<M> {
-  return shelf.describe(db, await findOnShelf(dirs, shelf, name));
+/**
+ * The shelf's description of a model: read from its file when the file is on this node; for a stored model that is
+ * not, the description recorded when it was stored (fetching it only when none was, e.g. copied into the bucket by
+ * hand). A stored model's description is recorded the first time it is made.
+ */
+async function describeFound<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, found: FoundModel): Promise<M> {
+  const recorded = found.stored?.description as M | undefined;
+  if (found.path === null && recorded) return { ...recorded, location: found.location, size: found.size, modified_at: new Date(found.mtimeMs).toISOString() };
+  const local = await modelFile(dirs, found);
+  const described = await shelf.describe(db, local);
+  if (found.stored && !recorded) await dirs.store.record(found.stored.key, found.stored, await cachedSha256(db, local), described);
+  return described;
 }
+
+async function installedModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<M> {
+  return describeFound(db, dirs, shelf, await findOnShelf(dirs, shelf, name));
+}
+
+const isInstalled = async (dirs: ModelDirs, name: string) => (await dirs.store.exists(name)) || (await exists(path.join(dirs.data, name)));
 
 const modelExists = (name: string) => new AppError(409, AudioErrorCode.modelExists, `A model named ${name} is installed already: remove it first`);
 
@@ -62,7 +78,7 @@ export async function openModelUpload<M>(
   user: User,
   input: { filename: string; file_size: number; sha256?: string },
 ): Promise<ModelUploadInit> {
-  if (await exists(path.join(dirs.data, input.filename))) throw modelExists(input.filename);
+  if (await isInstalled(dirs, input.filename)) throw modelExists(input.filename);
   const session = await openUploadSession(db, media, user, { filename: input.filename, file_size: input.file_size, purpose: shelf.purpose, expected_sha256: input.sha256 });
   return { ...session, chunk_url: '/api/media/upload/chunk', complete_url: shelf.completeUrl(session.upload_id) };
 }
@@ -74,19 +90,11 @@ async function install<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, file: s
   if (session.expected_sha256 && session.expected_sha256 !== sha256) {
     throw new AppError(400, AudioErrorCode.invalidModel, `${session.filename} has sha256 ${sha256}, not the ${session.expected_sha256} given when the upload started: send the chunks again`, { sha256, expected: session.expected_sha256 });
   }
-  const target = path.join(dirs.data, session.filename);
-  if (await exists(target)) throw modelExists(session.filename);
-  await fs.mkdir(dirs.data, { recursive: true });
-  // Models are read by native runtimes from a file: they stay in this node's DATA_DIR/models (docs/storage.md).
-  await fs.rename(file, target).catch(async (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EXDEV') throw err;
-    await fs.copyFile(file, target);
-  });
-  const stat = await fs.stat(target);
-  await db('audio_model_hashes')
-    .insert({ file_path: target, size: stat.size, mtime_ms: Math.floor(stat.mtimeMs), sha256, computed_at: now() })
-    .onConflict('file_path')
-    .merge(['size', 'mtime_ms', 'sha256', 'computed_at']);
+  if (await isInstalled(dirs, session.filename)) throw modelExists(session.filename);
+  // Described from the checked file, so that no node has to fetch the model to list it.
+  const stat = await fs.stat(file);
+  const description = await shelf.describe(db, { name: session.filename, path: file, location: 'data', size: stat.size, mtimeMs: Math.floor(stat.mtimeMs), sha256 });
+  await dirs.store.install(session.filename, file, sha256, description);
   return installedModel(db, dirs, shelf, session.filename);
 }
 
@@ -107,22 +115,29 @@ export async function completeModelUpload<M>(db: Db, media: MediaStore, dirs: Mo
 /** Hashes the file again, whatever the cache says (a file changed in place keeps its size and may keep its mtime). */
 export async function verifyModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<M> {
   const found = await findOnShelf(dirs, shelf, name);
-  await db('audio_model_hashes').where({ file_path: found.path }).delete();
-  return shelf.describe(db, found);
+  if (found.stored) {
+    await dirs.store.forget(found.stored);
+    // This node's copy is dropped too: the bytes are read again from the storage.
+    await dirs.store.cache.evict(found.stored.key, found.stored.sha256);
+  }
+  if (found.path !== null) await db('audio_model_hashes').where({ file_path: found.path }).delete();
+  const again = await findOnShelf(dirs, shelf, name);
+  return describeFound(db, dirs, shelf, again);
 }
 
 /** Removes an installed model; the ones shipped in resources/models are read only. */
 export async function removeModel<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>, name: string): Promise<{ name: string; deleted: true }> {
   const found = await findOnShelf(dirs, shelf, name);
   if (found.location !== 'data') throw new AppError(409, AudioErrorCode.modelReadOnly, `${name} ships with the application (resources/models) and cannot be removed here`);
-  await fs.rm(found.path, { force: true });
-  await db('audio_model_hashes').where({ file_path: found.path }).delete();
+  if (found.stored) await dirs.store.remove(found.stored);
+  else if (found.path !== null) await fs.rm(found.path, { force: true });
+  if (found.path !== null) await db('audio_model_hashes').where({ file_path: found.path }).delete();
   return { name, deleted: true };
 }
 
 /** Every model of the shelf, described one at a time (hashing several gigabytes at once would only make each slower). */
 export async function listShelf<M>(db: Db, dirs: ModelDirs, shelf: ModelShelf<M>): Promise<M[]> {
   const models: M[] = [];
-  for (const model of await findModels(dirs, shelf.pattern)) models.push(await shelf.describe(db, model));
+  for (const model of await findModels(dirs, shelf.pattern)) models.push(await describeFound(db, dirs, shelf, model));
   return models;
 }

@@ -1,5 +1,7 @@
-// Local speech models: ggml Whisper files and the ONNX speaker / VAD models sherpa-onnx runs, in resources/models (shipped with the app, read only) and DATA_DIR/models
-// (installed by an admin). Each file's sha256 is computed once and kept with its size and modification time, so a
+// Local speech models: ggml Whisper files and the ONNX speaker / VAD models sherpa-onnx runs, in resources/models
+// (shipped with the app, read only), DATA_DIR/models (copied there by hand) and the storage's models/ (installed by
+// an admin through the API; on a laptop that is DATA_DIR/models too, on central nodes the bucket: model-store.ts).
+// Each file's sha256 is computed once and kept with its size and modification time, so a
 // 3 GB model is hashed again only when it changes. A file whose name, size and sha256 are those of a published
 // whisper.cpp model is "official"; any other file is listed as unverified, not refused.
 import fs from 'node:fs/promises';
@@ -12,6 +14,7 @@ import { toNumber } from '../db/rows.js';
 import { readFileHead } from '../file-head.js';
 import { sha256OfFile } from '../storage/index.js';
 import { modelKind } from './speakers/model-kinds.js';
+import type { ModelStore, StoredModel } from './model-store.js';
 
 /**
  * The ggml files published with whisper.cpp (its models/README and download-ggml-model.sh point at the
@@ -41,25 +44,35 @@ export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.(bin|onnx)$/;
 export interface ModelDirs {
   /** Read only: shipped with the app. */
   resources: string[];
-  /** Installed by admins. */
+  /** Copied by hand onto this node (on a laptop also where the storage keeps installed models). */
   data: string;
+  /** Installed by admins through the API, in the storage. */
+  store: ModelStore;
 }
 
-export function modelDirs(dataDir: string): ModelDirs {
+export function modelDirs(dataDir: string, store: ModelStore): ModelDirs {
   const electronResources = (process as { resourcesPath?: string }).resourcesPath;
   const resources = [path.join(projectRoot(), 'resources', 'models'), ...(electronResources ? [path.join(electronResources, 'models')] : [])];
-  return { resources: [...new Set(resources)], data: path.join(dataDir, 'models') };
+  return { resources: [...new Set(resources)], data: path.join(dataDir, 'models'), store };
 }
 
 export interface FoundModel {
   name: string;
-  path: string;
+  /** The file on this node; null for a stored model this node has not fetched yet (modelFile fetches it). */
+  path: string | null;
   location: AudioModel['location'];
   size: number;
   mtimeMs: number;
+  /** A model in the storage (installed through the API). */
+  stored?: StoredModel;
+  /** Known without reading the file (recorded when the model was stored). */
+  sha256?: string;
 }
 
-async function filesIn(dir: string, location: AudioModel['location'], pattern: RegExp): Promise<FoundModel[]> {
+/** A model whose file is on this node. */
+export type LocalModel = FoundModel & { path: string };
+
+async function filesIn(dir: string, location: AudioModel['location'], pattern: RegExp): Promise<LocalModel[]> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   const found = await Promise.all(
     names
@@ -69,36 +82,59 @@ async function filesIn(dir: string, location: AudioModel['location'], pattern: R
         return stat?.isFile() ? { name, path: path.join(dir, name), location, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) } : undefined;
       }),
   );
-  return found.filter((f): f is FoundModel => f !== undefined);
+  return found.filter((f): f is LocalModel => f !== undefined);
 }
 
+const fromStore = (m: StoredModel): FoundModel => ({ name: m.name, path: m.path ?? null, location: 'data', size: m.size, mtimeMs: m.mtimeMs, stored: m, sha256: m.sha256 });
+
 /**
- * Every model file whose name matches `pattern` (speech models by default); a name in DATA_DIR/models wins over the
- * same name shipped in resources.
+ * Every model file whose name matches `pattern` (speech models by default); an installed model wins over a file of
+ * the same name copied into DATA_DIR/models, which wins over the same name shipped in resources.
  */
 export async function findModels(dirs: ModelDirs, pattern: RegExp = MODEL_NAME): Promise<FoundModel[]> {
-  const lists = await Promise.all([filesIn(dirs.data, 'data', pattern), ...dirs.resources.map((dir) => filesIn(dir, 'resources', pattern))]);
+  const lists = await Promise.all([
+    dirs.store.list(pattern).then((stored) => stored.map(fromStore)),
+    filesIn(dirs.data, 'data', pattern),
+    ...dirs.resources.map((dir) => filesIn(dir, 'resources', pattern)),
+  ]);
   const byName = new Map<string, FoundModel>();
   for (const model of lists.flat()) if (!byName.has(model.name)) byName.set(model.name, model);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The model with its file on this node: a stored model this node has not run yet is fetched into its cache first. */
+export async function modelFile(dirs: ModelDirs, model: FoundModel): Promise<LocalModel> {
+  if (model.path !== null) return model as LocalModel;
+  const { file, sha256 } = await dirs.store.fileOf(model.stored!);
+  return { ...model, path: file, sha256 };
+}
+
 /**
- * The file a local-whisper route's `model` names: a path (absolute, as before), a file name in one of the model
- * folders, or an official short name ("base" for ggml-base.bin). undefined when there is no such file.
+ * The model a local-whisper route's `model` names: a path (absolute, as before), a file name in one of the model
+ * folders or the storage, or an official short name ("base" for ggml-base.bin). undefined when there is none.
  */
-export async function resolveModel(dirs: ModelDirs, model: string): Promise<string | undefined> {
-  if (path.isAbsolute(model)) return (await fs.stat(model).then((s) => s.isFile(), () => false)) ? model : undefined;
+export async function findModel(dirs: ModelDirs, model: string): Promise<FoundModel | undefined> {
+  if (path.isAbsolute(model)) {
+    const stat = await fs.stat(model).catch(() => undefined);
+    return stat?.isFile() ? { name: path.basename(model), path: model, location: 'data', size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) } : undefined;
+  }
   const models = await findModels(dirs);
-  return (models.find((m) => m.name === model) ?? models.find((m) => m.name === `ggml-${model}.bin`))?.path;
+  return models.find((m) => m.name === model) ?? models.find((m) => m.name === `ggml-${model}.bin`);
+}
+
+/** The file to run for a route's `model` (fetched into this node's cache if needed); undefined when there is none. */
+export async function resolveModel(dirs: ModelDirs, model: string): Promise<string | undefined> {
+  const found = await findModel(dirs, model);
+  return found ? (await modelFile(dirs, found)).path : undefined;
 }
 
 
 /** Hashes in progress, so that two listings at once read a file once. */
 const hashing = new Map<string, Promise<string>>();
 
-/** The file's sha256, from the cache when its size and modification time are unchanged. */
-export async function cachedSha256(db: Db, file: { path: string; size: number; mtimeMs: number }): Promise<string> {
+/** The file's sha256: recorded with a stored model, or from the cache when its size and modification time are unchanged. */
+export async function cachedSha256(db: Db, file: { path: string; size: number; mtimeMs: number; sha256?: string }): Promise<string> {
+  if (file.sha256) return file.sha256;
   const row: { size: number | string; mtime_ms: number | string; sha256: string } | undefined = await db('audio_model_hashes').where({ file_path: file.path }).first();
   if (row && toNumber(row.size) === file.size && toNumber(row.mtime_ms) === file.mtimeMs) return row.sha256;
   const key = `${file.path}:${file.size}:${file.mtimeMs}`;
@@ -117,7 +153,7 @@ export async function cachedSha256(db: Db, file: { path: string; size: number; m
 
 export const officialModel = (name: string, size: number, sha256: string) => OFFICIAL_MODELS.find((m) => m.file === name && m.size === size && m.sha256 === sha256);
 
-export async function describeModel(db: Db, model: FoundModel): Promise<AudioModel> {
+export async function describeModel(db: Db, model: LocalModel): Promise<AudioModel> {
   const sha256 = await cachedSha256(db, model);
   const official = officialModel(model.name, model.size, sha256);
   const { kind, problem } = await modelKind(model.path);

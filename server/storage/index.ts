@@ -13,3 +13,4 @@ export { S3Storage } from './s3.js';
 export * from './storage.js';
 export * from './keys.js';
 export { sha256OfFile, sha256OfObject, sha256OfStream, sha256Tap } from './sha256.js';
+export { ObjectCache } from './object-cache.js';

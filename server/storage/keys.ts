@@ -15,6 +15,9 @@ export const keys = {
   recording: (name: string) => `audio/recordings/${segment(name)}`,
   /** An uploaded knowledge pack while its import job runs, on whichever node (removed when the import ends). */
   packUpload: (id: string) => `knowledge-packs/uploads/${segment(id)}`,
+  /** A model file installed through the API (speech, speaker, VAD or chat; locally DATA_DIR/models/<name>). */
+  model: (name: string) => `models/${segment(name)}`,
+  modelsPrefix: 'models/',
   /** A media file a branch is pushing up, while its bytes arrive (central): one object per request, named by its start. */
   syncUploadPrefix: (gid: string) => `sync/uploads/${segment(gid)}/`,
   syncUploadPiece: (gid: string, start: number) => `sync/uploads/${segment(gid)}/${String(start).padStart(16, '0')}`,

@@ -154,6 +154,10 @@ export class LocalStorage implements Storage {
     return fn(this.pathOf(key));
   }
 
+  localFile(key: string): string {
+    return this.pathOf(key);
+  }
+
   async check(): Promise<void> {
     await mkdirPrivate(this.root);
     await fs.access(this.root, fs.constants.W_OK);

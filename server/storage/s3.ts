@@ -166,6 +166,10 @@ export class S3Storage implements Storage {
     return (await this.head(to))!;
   }
 
+  localFile(): undefined {
+    return undefined;
+  }
+
   async withLocalCopy<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
     const body = await this.get(key);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-object-'));

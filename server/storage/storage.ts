@@ -69,6 +69,11 @@ export interface Storage {
    * on S3 a temporary copy, removed when fn settles. Throws StorageNotFound.
    */
   withLocalCopy<T>(key: string, fn: (file: string) => Promise<T>): Promise<T>;
+  /**
+   * The file on this machine's disk that holds the object, when the storage is a folder (read it in place, do not
+   * change it); undefined for a remote store. For readers that keep a file open for long (the model runtimes).
+   */
+  localFile(key: string): string | undefined;
   multipart: Multipart;
   /** Checks that the store answers (readiness). */
   check(): Promise<void>;

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { LocalStorage, S3Storage, isNotFound, sha256OfObject, type Storage } from '../../server/storage/index.js';
+import { LocalStorage, ObjectCache, S3Storage, isNotFound, sha256OfObject, type Storage } from '../../server/storage/index.js';
 import { startS3, type RunningS3 } from '../support/s3.js';
 
 const MiB = 1024 * 1024;
@@ -125,6 +125,31 @@ function contract(name: string, open: () => Promise<{ storage: Storage; close():
       if (isTemporary) await assert.rejects(fs.stat(seen));
       else assert.ok((await fs.stat(seen)).isFile());
       await assert.rejects(storage.withLocalCopy('audio/recordings/call.ogg', async () => Promise.reject(new Error('program failed'))), /program failed/);
+    });
+
+    test('a node-local cache of an object: the folder’s own file in place, else one copy by sha256, fetched once and checked', async () => {
+      const data = crypto.randomBytes(70_000);
+      const sha = crypto.createHash('sha256').update(data).digest('hex');
+      await storage.put('models/tiny.onnx', data);
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'object-cache-'));
+      const cache = new ObjectCache(storage, path.join(dir, 'models'));
+      const local = storage.localFile('models/tiny.onnx');
+      assert.equal(await cache.present('models/tiny.onnx', sha), local, 'nothing here before the first use, except a folder’s own file');
+      const first = await cache.file('models/tiny.onnx', undefined);
+      assert.deepEqual(await fs.readFile(first.file), data);
+      if (local) {
+        assert.equal(first.file, local);
+        assert.deepEqual(await fs.readdir(dir), [], 'a folder storage is read in place: no copy');
+      } else {
+        assert.deepEqual([first.file, first.sha256], [path.join(dir, 'models', `${sha}.onnx`), sha]);
+        assert.equal(await cache.present('models/tiny.onnx', sha), first.file);
+        await storage.put('models/tiny.onnx', crypto.randomBytes(10));
+        assert.equal((await cache.file('models/tiny.onnx', sha)).file, first.file, 'a cached copy is used without asking the store');
+        await cache.evict('models/tiny.onnx', sha);
+        await assert.rejects(cache.file('models/tiny.onnx', sha), /not the recorded/, 'other bytes than recorded are refused');
+        assert.deepEqual(await fs.readdir(path.join(dir, 'models')), [], 'nothing half-fetched is left');
+      }
+      await fs.rm(dir, { recursive: true, force: true });
     });
 
     test('multipart: parts in any order and sent twice make the object in part-number order', async () => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import type { Db } from '../../db/knex.js';
 import type { ChatModelFile } from '../../../contract/ai.js';
-import { cachedSha256, findModels, type FoundModel, type ModelDirs } from '../../audio/models.js';
+import { cachedSha256, findModels, type FoundModel, type LocalModel, type ModelDirs } from '../../audio/models.js';
 import type { ModelShelf } from '../../audio/model-install.js';
 import { readFileHead } from '../../file-head.js';
 
@@ -64,7 +64,7 @@ export function modelHeader(model: { path: string; size: number; mtimeMs: number
 const reasonOf = (err: unknown) =>
   err instanceof TypeError || err instanceof RangeError ? 'the header is truncated or damaged' : (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
 
-async function describeChatModel(db: Db, model: FoundModel): Promise<ChatModelFile> {
+async function describeChatModel(db: Db, model: LocalModel): Promise<ChatModelFile> {
   const [sha256, header] = await Promise.all([cachedSha256(db, model), modelHeader(model).then((h) => ({ h }), (err: unknown) => ({ err }))]);
   const h = 'h' in header ? header.h : undefined;
   return {
@@ -99,7 +99,7 @@ export const chatShelf: ModelShelf<ChatModelFile> = {
   completeUrl: (uploadId) => `/api/ai/models/uploads/${uploadId}/complete`,
 };
 
-/** The file a local-llama route's `model` names (a file name in one of the model folders); undefined when none. */
+/** The model a local-llama route's `model` names (a file name in one of the model folders or the storage); undefined when none. */
 export async function findChatModel(dirs: ModelDirs, model: string): Promise<FoundModel | undefined> {
   return (await findModels(dirs, CHAT_MODEL_NAME)).find((m) => m.name === model);
 }

@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { Db } from '../../db/knex.js';
 import { readConfigValue } from '../../system/config.service.js';
-import type { ModelDirs } from '../../audio/models.js';
+import { modelFile, type ModelDirs } from '../../audio/models.js';
 import type { ChatMessage } from '../llm.js';
 import { UpstreamError, type CompletionProgress } from '../openai-stream.js';
 import { findChatModel, modelHeader } from './chat-models.js';
@@ -44,11 +44,17 @@ export async function localSettings(db: Db) {
 
 const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes < 1024 ** 3 ? 2 : 1)} GB`;
 
-/** What a route's model needs, or why it cannot run here (missing file, unreadable header, not enough memory). */
-export async function localModelPlan(db: Db, dirs: ModelDirs, model: string) {
+/**
+ * What a route's model needs, or why it cannot run here (missing file, unreadable header, not enough memory). A
+ * stored model this node has not fetched is fetched into its cache first, unless `fetch` is false (a listing):
+ * then the plan says only that it is there.
+ */
+export async function localModelPlan(db: Db, dirs: ModelDirs, model: string, { fetch = true } = {}) {
   const settings = await localSettings(db);
-  const found = await findChatModel(dirs, model);
-  if (!found) return { settings, problem: `the model file ${model} is not in DATA_DIR/models or resources/models`, present: false } as const;
+  const stored = await findChatModel(dirs, model);
+  if (!stored) return { settings, problem: `the model file ${model} is not in DATA_DIR/models or resources/models (nor installed through the API)`, present: false } as const;
+  if (stored.path === null && !fetch) return { settings, problem: undefined, present: true } as const;
+  const found = await modelFile(dirs, stored);
   let header;
   try {
     header = await modelHeader(found);

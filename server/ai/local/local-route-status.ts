@@ -7,7 +7,8 @@ import { localModelPlan } from './local-completion.js';
 import { localLlm } from './llm-runtime.js';
 
 export async function localRouteStatus(db: Db, dirs: ModelDirs, model: string): Promise<LocalRouteStatus> {
-  const plan = await localModelPlan(db, dirs, model);
+  // A listing does not fetch a stored model onto this node: its memory need is known once it has run here.
+  const plan = await localModelPlan(db, dirs, model, { fetch: false });
   const memoryBytes = 'memoryBytes' in plan ? plan.memoryBytes : null;
   return {
     present: plan.present,

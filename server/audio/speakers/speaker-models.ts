@@ -8,14 +8,15 @@ import fs from 'node:fs/promises';
 import type { Db } from '../../db/knex.js';
 import type { AudioModelKind, SpeakerCapability } from '../../../contract/audio.js';
 import { readConfigValue } from '../../system/config.service.js';
-import { findModels, type FoundModel, type ModelDirs } from '../models.js';
+import type { AudioModel } from '../../../contract/audio.js';
+import { findModels, modelFile, type FoundModel, type LocalModel, type ModelDirs } from '../models.js';
 import { modelKind } from './model-kinds.js';
 import { runSherpa } from './sherpa-runner.js';
 
 export interface SpeakerModelFiles {
-  segmentation: FoundModel | null;
-  embedding: FoundModel | null;
-  vad: FoundModel | null;
+  segmentation: LocalModel | null;
+  embedding: LocalModel | null;
+  vad: LocalModel | null;
   /** Why a model named by a parameter cannot be used, in words. */
   problems: string[];
 }
@@ -44,13 +45,22 @@ async function choose(db: Db, models: (FoundModel & { kind: AudioModelKind | nul
   return models.find((m) => m.kind === kind && !m.problem) ?? null;
 }
 
+/** The model's kind: read from its file when it is on this node, else as recorded when it was stored. */
+async function kindOf(dirs: ModelDirs, model: FoundModel): Promise<{ kind: AudioModelKind | null; problem: string | null }> {
+  const recorded = model.stored?.description as AudioModel | undefined;
+  if (model.path === null && recorded) return { kind: recorded.kind, problem: recorded.problem };
+  return modelKind((await modelFile(dirs, model)).path).catch(() => ({ kind: null, problem: 'unreadable' }));
+}
+
+/** The chosen models, each with its file on this node (a stored one is fetched into the node's cache: it is to run). */
 export async function speakerModelFiles(db: Db, dirs: ModelDirs): Promise<SpeakerModelFiles> {
   const found = await findModels(dirs, /\.onnx$/);
-  const models = await Promise.all(found.map(async (m) => ({ ...m, ...(await modelKind(m.path).catch(() => ({ kind: null, problem: 'unreadable' }))) })));
+  const models = await Promise.all(found.map(async (m) => ({ ...m, ...(await kindOf(dirs, m)) })));
   const problems: string[] = [];
-  const segmentation = await choose(db, models, 'speaker-segmentation', problems);
-  const embedding = await choose(db, models, 'speaker-embedding', problems);
-  const vad = await choose(db, models, 'vad', problems);
+  const here = async (model: FoundModel | null) => (model ? modelFile(dirs, model) : null);
+  const segmentation = await here(await choose(db, models, 'speaker-segmentation', problems));
+  const embedding = await here(await choose(db, models, 'speaker-embedding', problems));
+  const vad = await here(await choose(db, models, 'vad', problems));
   return { segmentation, embedding, vad, problems };
 }
 
@@ -84,7 +94,7 @@ export interface UsableSpeakerModels {
   /** The VAD model, when one is installed and loads. */
   vad: string | null;
   /** The embedding model, when it loads (voiceprints need only it). */
-  embedding: FoundModel | null;
+  embedding: LocalModel | null;
   /** Why the embedding model cannot be used, when it cannot. */
   embeddingProblem: string | null;
 }

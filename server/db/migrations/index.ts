@@ -18,6 +18,7 @@ import * as storage from './017_storage.js';
 import * as examIntegrity from './020_exam_integrity.js';
 import * as review from './023_review.js';
 import * as compliance from './022_compliance.js';
+import * as modelStore from './025_model_store.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
@@ -51,10 +52,11 @@ const migrations: Record<string, Migration> = {
   '019_assignments': assignments,
   '021_calls': calls,
   '024_job_keys': jobKeys,
+  '025_model_store': modelStore,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
+  getMigrations: async () => Object.keys(migrations).sort(),
   getMigrationName: (name) => name,
   getMigration: async (name) => migrations[name]!,
 };
