@@ -13,6 +13,8 @@ export const keys = {
   uploadsPrefix: 'media/chunks/',
   /** The kept audio of a transcription. */
   recording: (name: string) => `audio/recordings/${segment(name)}`,
+  /** The recording of a failed transcription job, kept until the job is retried. */
+  failedJobAudio: (jobId: number) => `audio/failed-jobs/${segment(String(jobId))}`,
   /** A media file a branch is pushing up, while its bytes arrive (central): one object per request, named by its start. */
   syncUploadPrefix: (gid: string) => `sync/uploads/${segment(gid)}/`,
   syncUploadPiece: (gid: string, start: number) => `sync/uploads/${segment(gid)}/${String(start).padStart(16, '0')}`,
