@@ -120,9 +120,16 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
     await new ExamPage(page).submit();
     await page.getByText(zh('exams.result.passed'), { exact: true }).waitFor();
     await expectAccessible(page, 'an exam result');
+    // Labelled as a redo, with the way back to the mistake book (not to 我的成绩 or the exams).
+    await page.getByRole('heading', { level: 1, name: zh('exams.retryName') }).waitFor();
+    await page.getByText(zh('exams.result.redone')).waitFor();
+    assert.equal(await page.getByRole('link', { name: zh('exams.back') }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: zh('exams.result.again') }).count(), 0);
+    await page.getByRole('button', { name: zh('exams.result.toMistakes') }).waitFor();
     await snap(page, JOURNEY, '04-retry-result');
-    await page.getByRole('button', { name: zh('exams.result.again') }).click();
+    await page.getByRole('link', { name: zh('exams.result.toMistakes') }).click();
     await entry.getByText(zh('records.mistakes.mastered')).waitFor();
+    assert.match(page.url(), /#\/mistakes$/);
   });
 
   test('an employee uploads material, and it waits for review', async () => {
