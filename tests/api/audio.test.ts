@@ -288,7 +288,8 @@ describe('speech-to-text /api/audio', () => {
     assert.equal((await ts.api.post(`/api/audio/jobs/${job.id}/retry`, { token: carol.token })).status, 404, 'retried once');
     const notFailed = await ts.api.post(`/api/audio/jobs/${next.id}/retry`, { token: carol.token });
     assert.deepEqual([notFailed.status, notFailed.body.error], [409, 'audio.job_not_failed']);
-    assert.deepEqual(await fs.readdir(path.join(ts.dataDir, 'audio', 'failed-jobs')).catch(() => []), [], 'the kept recording is gone');
+    const kept = await fs.readdir(path.join(ts.dataDir, 'audio', 'failed-jobs')).catch(() => [] as string[]);
+    assert.ok(!kept.includes(String(job.id)), 'the kept recording is gone');
 
     // A failure whose recording is not there (the server stopped meanwhile) says to send the file again.
     await clearRoutes();
