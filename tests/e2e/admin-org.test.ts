@@ -139,11 +139,11 @@ describe('admin builds departments, positions and users in Chromium', { skip: sk
     await question.getByRole('button', { name: zh('common.action.cancel'), exact: true }).click();
     await question.waitFor({ state: 'detached' });
     assert.equal(await roleOf(), 'employee');
-    await users.row('li_na').getByText(zh('shell.roles.employee'), { exact: true }).waitFor();
+    await users.row('li_na').getByText(zh('shell.roles.employee'), { exact: true }).filter({ visible: true }).waitFor();
 
     await chooseOption(page, role, zh('shell.roles.admin'));
     await question.getByRole('button', { name: zh('integrity.roleChange.ok') }).click();
-    await users.row('li_na').getByText(zh('shell.roles.admin'), { exact: true }).waitFor();
+    await users.row('li_na').getByText(zh('shell.roles.admin'), { exact: true }).filter({ visible: true }).waitFor();
     assert.equal(await roleOf(), 'admin');
   });
 
@@ -166,6 +166,7 @@ describe('admin builds departments, positions and users in Chromium', { skip: sk
   });
 
   test('no script errors or failed requests', () => {
-    assert.deepEqual(pageErrors, []);
+    // The refused department delete is the one expected failure.
+    assert.deepEqual(pageErrors.filter((e) => !/^409 \/api\/system\/departments\/\d+$|status of 409/.test(e)), []);
   });
 });
