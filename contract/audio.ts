@@ -283,6 +283,10 @@ export const AudioErrorCode = {
   modelRouteFailed: 'model_route_failed',
   /** A job that is already finished cannot be cancelled. */
   jobFinished: 'audio.job_finished',
+  /** Only a failed job can be retried. */
+  jobNotFailed: 'audio.job_not_failed',
+  /** The recording of a failed job was not kept (it failed before failed jobs kept theirs, or the server stopped): send the file again. */
+  retryUnavailable: 'audio.retry_unavailable',
   /** A model file name that is not a plain `*.bin` name. */
   invalidModelName: 'audio.invalid_model_name',
   /** The uploaded model is not a ggml Whisper model (wrong magic), or does not match the sha256 given at init. */

@@ -26,6 +26,7 @@ import { getTranscription } from './transcribe.service.js';
 import { listTranscriptions } from './transcriptions.repository.js';
 import { mkdirPrivate } from '../data-dir.js';
 import { removeRecording, sendRecording } from './recordings.js';
+import { retryJob } from './job-retry.js';
 
 /** How often a job run by another server (same database) is read again for its event stream. */
 const POLL_MS = 1_000;
@@ -106,6 +107,14 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
 
   router.delete('/jobs/:id', requireUser, async (ctx) => {
     ctx.body = await jobs.cancel(currentUser(ctx).id, parseId(ctx.params.id, 'Transcription job'));
+  });
+
+  // A failed job again, from its kept recording and options: a new job (202), which replaces the failed one.
+  router.post('/jobs/:id/retry', requireUser, async (ctx) => {
+    const job = await retryJob(db, jobs, storage, incoming, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription job'));
+    ctx.status = 202;
+    ctx.set('Location', `/api/audio/jobs/${job.id}`);
+    ctx.body = job;
   });
 
   router.get('/jobs/:id/events', requireUser, async (ctx) => {

@@ -21,6 +21,7 @@ import { transcribe, type TranscribeRequest } from './transcribe.service.js';
 import { keepRecording } from './recordings.js';
 import type { Storage } from '../storage/index.js';
 import { transcribed } from './transcription-events.js';
+import { keepFailedRecording } from './job-retry.js';
 
 const PERCENT_WRITE_MS = 2_000;
 
@@ -197,6 +198,7 @@ export class TranscriptionJobs {
       } else {
         if (!(err instanceof AppError)) this.log(err);
         const error = toJobError(err);
+        await keepFailedRecording(this.storage, live.job.id, source, this.log);
         await this.change(live, { state: 'failed', stage: 'finished', error, finished_at: now() });
         this.emit(live, { type: 'error', job: { ...live.job }, error });
       }

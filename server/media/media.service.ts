@@ -8,9 +8,11 @@ import { displayName, extensionOf, kindOf, mimeTypeOf } from './media.names.js';
 import { findMediaRow, insertMedia, toExtraction, toMediaFile, type MediaRow } from './media.repository.js';
 import { keepFile, removeStoredFile } from './media.storage.js';
 import type { Storage } from '../storage/index.js';
-import { signedFileUrl } from './media.signing.js';
+import { signedFileUrl, signedReviewUrl, type SignedUrl } from './media.signing.js';
 import { hasExtractor } from './media.extract.js';
 import type { AuditInput, BindingInput } from './media.schema.js';
+import { notify } from '../notifications/notifications.service.js';
+import { materialApproved, materialPending, materialRejected } from '../notifications/messages.js';
 
 /** The bound product or course must exist (an inactive one still does). */
 export async function checkBinding(db: Db, binding: BindingInput): Promise<void> {
@@ -84,7 +86,19 @@ export async function approvedMediaRow(db: Db, id: number): Promise<MediaRow> {
 
 export async function mediaPreview(db: Db, id: number): Promise<MediaPreview> {
   const row = await approvedMediaRow(db, id);
-  const { url, expiresAt } = signedFileUrl(db, Number(row.id));
+  return previewOf(row, signedFileUrl(db, Number(row.id)));
+}
+
+/** For the reviewer deciding on it: a media in any status, opened through the review file URL. */
+export async function reviewPreview(db: Db, id: number): Promise<MediaPreview> {
+  const row = await requireMediaRow(db, id);
+  return previewOf(row, signedReviewUrl(db, Number(row.id)));
+}
+
+/** The media row behind a review file link, whatever its status. */
+export const reviewMediaRow = requireMediaRow;
+
+function previewOf(row: MediaRow, { url, expiresAt }: SignedUrl): MediaPreview {
   return {
     id: Number(row.id),
     filename: row.filename,
@@ -125,5 +139,15 @@ export async function auditMedia(db: Db, id: number, reviewer: User, input: Audi
     });
   if (!changed) throw new AppError(409, MediaErrorCode.notPending, `Media ${id} is ${row.status}; only pending media can be audited`);
   catalogChanged(db);
-  return { media: await getMedia(db, id), extract };
+  const media = await getMedia(db, id);
+  // The uploader hears of the decision (not an admin deciding on their own upload).
+  if (media.uploaded_by !== null && media.uploaded_by !== reviewer.id) {
+    await notify.user(db, media.uploaded_by, status === 'approved' ? materialApproved(media) : materialRejected(media, input.reject_reason ?? ''));
+  }
+  return { media, extract };
+}
+
+/** Admins hear of a new upload waiting for their review (the uploading admin excepted). */
+export async function announcePending(db: Db, media: MediaFile, uploader: User): Promise<void> {
+  await notify.admins(db, materialPending(uploader.full_name || uploader.username, media), uploader.id);
 }

@@ -35,3 +35,14 @@ export function signedFileUrl(db: Db, mediaId: number, nowMs = Date.now()): Sign
 }
 
 export const checkFileToken = (db: Db, mediaId: number, token: string, nowMs = Date.now()): TokenCheck => signerFor(db).check(String(mediaId), token, nowMs);
+
+// A reviewer's link to a media in any status: signed over another subject, so an ordinary file token (handed to
+// anyone for approved media) never opens a pending or rejected file.
+const reviewSubject = (mediaId: number) => `review:${mediaId}`;
+
+export function signedReviewUrl(db: Db, mediaId: number, nowMs = Date.now()): SignedUrl {
+  const { token, expiresAt } = signerFor(db).sign(reviewSubject(mediaId), nowMs);
+  return { url: `/api/media/audit/${mediaId}/file?token=${token}`, expiresAt };
+}
+
+export const checkReviewToken = (db: Db, mediaId: number, token: string, nowMs = Date.now()): TokenCheck => signerFor(db).check(reviewSubject(mediaId), token, nowMs);

@@ -13,7 +13,7 @@ import { closeIfUnread, receiveUpload } from './media.receive.js';
 import { BufferPool, fillBuffer } from './media.buffers.js';
 import { readChunkForm } from './media.chunk-form.js';
 import { requestFolder } from './media.storage.js';
-import { addMedia, checkBinding } from './media.service.js';
+import { addMedia, announcePending, checkBinding } from './media.service.js';
 import { acceptChunk, completeUpload, describeUpload, initUpload } from './media.chunked.js';
 import type { ChunkSource } from './media.assembly.js';
 import type { MediaStore } from './media.store.js';
@@ -96,8 +96,11 @@ export function uploadRoutes({ db, media: store, requireUser }: UploadDeps): Rou
     const binding = parseWith(Binding, formFields(ctx, ['bind_type', 'bind_id']));
     const file = receivedFile(ctx);
     await checkBinding(db, binding);
+    const user = currentUser(ctx);
+    const created = await addMedia(db, store.storage, file, binding, user);
+    await announcePending(db, created, user);
     ctx.status = 201;
-    ctx.body = await addMedia(db, store.storage, file, binding, currentUser(ctx));
+    ctx.body = created;
   });
 
   for (const path of ['/upload/init', '/upload-init']) {
@@ -138,7 +141,9 @@ export function uploadRoutes({ db, media: store, requireUser }: UploadDeps): Rou
 
   for (const path of ['/upload/complete', '/upload-complete']) {
     media.post(path, requireUser, async (ctx) => {
-      const { media: created, created: isNew } = await completeUpload(db, store, currentUser(ctx), parseBody(ctx, CompleteBody).upload_id);
+      const user = currentUser(ctx);
+      const { media: created, created: isNew } = await completeUpload(db, store, user, parseBody(ctx, CompleteBody).upload_id);
+      if (isNew) await announcePending(db, created, user);
       ctx.status = isNew ? 201 : 200;
       ctx.body = created;
     });

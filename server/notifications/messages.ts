@@ -48,3 +48,31 @@ export const complianceViolation =
         : `通话“${inspection.filename}”未通过：${rules.map((r) => r['zh-CN']).join('、')}。`,
     link: `/admin/compliance/inspections/${inspection.id}`,
   });
+
+/** Where an approved material is seen: its course, product or the company page (none: nowhere to link). */
+const materialPlace = (media: { bind_type: string; bind_id: number | null }): string =>
+  media.bind_type === 'course' && media.bind_id ? `/courses/${media.bind_id}` : media.bind_type === 'product' && media.bind_id ? `/products/${media.bind_id}` : media.bind_type === 'company' ? '/company' : '';
+
+export const materialPending =
+  (by: string, media: { id: number; filename: string }): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? 'Material waiting for review' : '有资料待审核',
+    content: locale === 'en' ? `${by} uploaded "${media.filename}"; it is shown to nobody until it is approved.` : `${by} 上传了“${media.filename}”，审核通过前不会展示给任何人。`,
+    link: `/admin/media?status=pending&id=${media.id}`,
+  });
+
+export const materialApproved =
+  (media: { filename: string; bind_type: string; bind_id: number | null }): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `Material approved: ${media.filename}` : `资料已通过审核：${media.filename}`,
+    content: locale === 'en' ? `"${media.filename}" is approved and now shown to everyone.` : `“${media.filename}”已通过审核，现在所有人都能看到。`,
+    link: materialPlace(media),
+  });
+
+export const materialRejected =
+  (media: { filename: string }, reason: string): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `Material rejected: ${media.filename}` : `资料未通过审核：${media.filename}`,
+    content: locale === 'en' ? `"${media.filename}" was rejected. Reason: ${reason}` : `“${media.filename}”未通过审核。原因：${reason}`,
+    link: '/media/upload',
+  });

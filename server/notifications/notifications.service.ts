@@ -104,9 +104,9 @@ export const notify = {
   employees: async (db: Db, message: Message) =>
     deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.adminNotice),
 
-  /** An administrative notice → every active admin. */
-  admins: async (db: Db, message: Message) =>
-    deliver(db, await activeUserIds(db, 'admin'), message, NotificationType.adminNotice),
+  /** An administrative notice → every active admin (but `except`, the admin who caused it). */
+  admins: async (db: Db, message: Message, except?: number) =>
+    deliver(db, (await activeUserIds(db, 'admin')).filter((id) => id !== except), message, NotificationType.adminNotice),
 
   /** A task or item assigned to an owner name → active users whose full_name or username equals it. */
   owner: async (db: Db, ownerText: string | null | undefined, message: Message) => {

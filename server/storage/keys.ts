@@ -18,6 +18,8 @@ export const keys = {
   /** A model file installed through the API (speech, speaker, VAD or chat; locally DATA_DIR/models/<name>). */
   model: (name: string) => `models/${segment(name)}`,
   modelsPrefix: 'models/',
+  /** The recording of a failed transcription job, kept until the job is retried. */
+  failedJobAudio: (jobId: number) => `audio/failed-jobs/${segment(String(jobId))}`,
   /** A media file a branch is pushing up, while its bytes arrive (central): one object per request, named by its start. */
   syncUploadPrefix: (gid: string) => `sync/uploads/${segment(gid)}/`,
   syncUploadPiece: (gid: string, start: number) => `sync/uploads/${segment(gid)}/${String(start).padStart(16, '0')}`,

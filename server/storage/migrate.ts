@@ -8,7 +8,7 @@ import type { LocalStorage } from './local.js';
 import type { ObjectInfo, Storage } from './storage.js';
 
 /** The prefixes of user files that live in the storage (keys.ts). Uploads in progress and sync staging are not moved. */
-export const MIGRATED_PREFIXES = ['media/files/', 'audio/recordings/', 'models/'] as const;
+export const MIGRATED_PREFIXES = ['media/files/', 'audio/recordings/', 'audio/failed-jobs/', 'models/'] as const;
 
 export interface MigrateReport {
   copied: number;

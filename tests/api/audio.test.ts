@@ -250,6 +250,57 @@ describe('speech-to-text /api/audio', () => {
     cloud.behave({});
   });
 
+  test('a failed job keeps its recording and is retried as a new job from it, which replaces it; only the owner may, and only once', async () => {
+    const carol = await ts.user();
+    const failedJobs = async () => (await ts.api.get('/api/audio/jobs?state=failed', { token: carol.token })).body.data.items as { id: number; error: { code: string } }[];
+    await clearRoutes();
+    const failed = await transcribe(carol.token, 'retry me.wav', tone, { language: 'en' });
+    assert.equal(failed.body.error, 'no_model_route');
+    const [job] = await failedJobs();
+    assert.ok(job, 'the failed job stays listed');
+    assert.equal(job.error.code, 'no_model_route');
+
+    assert.equal((await ts.api.post(`/api/audio/jobs/${job.id}/retry`, { token: bob.token })).status, 404, "another user's job");
+    assert.equal((await ts.api.post(`/api/audio/jobs/${job.id}/retry`)).status, 401);
+
+    await addCloudRoute();
+    cloud.behave({ transcription: { text: 'retried and done' } });
+    const retried = await ts.api.post(`/api/audio/jobs/${job.id}/retry`, { token: carol.token });
+    assert.equal(retried.status, 202, retried.text);
+    const next = retried.body.data as { id: number; filename: string; language: string | null };
+    assert.notEqual(next.id, job.id);
+    assert.equal(retried.headers.get('location'), `/api/audio/jobs/${next.id}`);
+    assert.deepEqual([next.filename, next.language], ['retry me.wav', 'en']);
+    let done: { state: string; transcription_id: number | null } | undefined;
+    for (let i = 0; i < 200 && done?.state !== 'done'; i++) {
+      done = (await ts.api.get(`/api/audio/jobs/${next.id}`, { token: carol.token })).body.data;
+      if (done?.state !== 'done') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(done?.state, 'done');
+    const sent = cloud.requests.at(-1)!;
+    assert.ok(sent.file?.bytes.equals(tone), 'the same recording, byte for byte');
+    assert.equal(sent.body.language, 'en');
+    const transcription = (await ts.api.get(`/api/audio/transcriptions/${done!.transcription_id}`, { token: carol.token })).body.data;
+    assert.equal(transcription.text, 'retried and done');
+
+    assert.deepEqual(await failedJobs(), [], 'the retry replaced the failed job');
+    assert.equal((await ts.api.get(`/api/audio/jobs/${job.id}`, { token: carol.token })).status, 404);
+    assert.equal((await ts.api.post(`/api/audio/jobs/${job.id}/retry`, { token: carol.token })).status, 404, 'retried once');
+    const notFailed = await ts.api.post(`/api/audio/jobs/${next.id}/retry`, { token: carol.token });
+    assert.deepEqual([notFailed.status, notFailed.body.error], [409, 'audio.job_not_failed']);
+    const kept = await fs.readdir(path.join(ts.dataDir, 'audio', 'failed-jobs')).catch(() => [] as string[]);
+    assert.ok(!kept.includes(String(job.id)), 'the kept recording is gone');
+
+    // A failure whose recording is not there (the server stopped meanwhile) says to send the file again.
+    await clearRoutes();
+    await transcribe(carol.token, 'lost.wav', tone);
+    const [lost] = await failedJobs();
+    await fs.rm(path.join(ts.dataDir, 'audio', 'failed-jobs', String(lost!.id)));
+    const unavailable = await ts.api.post(`/api/audio/jobs/${lost!.id}/retry`, { token: carol.token });
+    assert.deepEqual([unavailable.status, unavailable.body.error], [409, 'audio.retry_unavailable']);
+    cloud.behave({});
+  });
+
   test('stored transcriptions are read back by their owner only', async () => {
     await clearRoutes();
     await addCloudRoute();

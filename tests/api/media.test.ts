@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signedFileUrl } from '../../server/media/media.signing.js';
 import { searchChunks } from '../../server/knowledge/search.js';
-import { approve, downloadSha256, filesUnder, form, pdf, settledExtraction, sha256, upload, uploadOk } from './media-fixtures.js';
+import { approve, downloadSha256, filesUnder, form, pdf, sendChunk, settledExtraction, sha256, upload, uploadOk } from './media-fixtures.js';
 
 const MB = 1024 * 1024;
 const text = (s: string) => new TextEncoder().encode(s);
@@ -305,6 +305,83 @@ describe('media: direct upload, audit, preview, files, extraction', () => {
       const res = await s.api.get(`/api/media/${id}`, { token: other.token });
       assert.equal(res.status, 200);
       assert.match(res.body.data.preview_url, /^\/api\/media\/file\//);
+    });
+  });
+
+  describe('the reviewer and the uploader', () => {
+    const notesOf = async (token: string) => (await s.api.get('/api/notifications', { token })).body.data as { title: string; content: string; link: string; type: string }[];
+
+    test('an admin opens a pending file before deciding, through a review link only an admin is given', async () => {
+      const content = text('pending bytes to review');
+      const id = await uploadOk(s.api, employee.token, 'to review.pdf', content);
+      assert.equal((await s.api.get(`/api/media/audit/${id}/preview`, { token: employee.token })).status, 403);
+      assert.equal((await s.api.get(`/api/media/audit/${id}/preview`)).status, 401);
+      assert.equal((await s.api.get('/api/media/audit/999999/preview', admin())).status, 404);
+      const preview = await s.api.get(`/api/media/audit/${id}/preview`, admin());
+      assert.equal(preview.status, 200, preview.text);
+      assert.deepEqual([preview.body.data.id, preview.body.data.kind, preview.body.data.filename], [id, 'pdf', 'to review.pdf']);
+      const url: string = preview.body.data.preview_url;
+      assert.match(url, new RegExp(`^/api/media/audit/${id}/file\\?token=`));
+      const file = await fetch(s.url + url);
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-type'), 'application/pdf');
+      assert.equal(sha256(new Uint8Array(await file.arrayBuffer())), sha256(content));
+      const ranged = await fetch(s.url + url, { headers: { range: 'bytes=0-6' } });
+      assert.deepEqual([ranged.status, new TextDecoder().decode(await ranged.arrayBuffer())], [206, 'pending']);
+      // The ordinary file URL still refuses a pending media, and a review token opens nothing but its own media.
+      const token = new URL(url, s.url).searchParams.get('token')!;
+      assert.equal((await s.api.get(`/api/media/file/${id}?token=${token}`)).status, 403);
+      const otherId = await uploadOk(s.api, employee.token, 'other.pdf', content);
+      assert.equal((await s.api.get(`/api/media/audit/${otherId}/file?token=${token}`)).status, 403);
+      assert.equal((await s.api.get(`/api/media/audit/${id}/file`)).status, 401);
+      assert.equal((await s.api.get(`/api/media/audit/${id}/file?token=${encodeURIComponent(signedFileUrl(s.server.db, id).url.split('token=')[1]!)}`)).status, 403, 'a plain file token is not a review token');
+      // Still readable once rejected, for the reviewer looking back.
+      await s.api.post(`/api/media/audit/${id}`, { ...admin(), body: { action: 'reject', reject_reason: 'Wrong file' } });
+      assert.equal((await fetch(s.url + url)).status, 200);
+    });
+
+    test('admins are told of new material waiting for review, the uploader of the decision with its reason', async () => {
+      const reviewer = await s.user('admin');
+      const course = (await s.api.post('/api/courses', { ...admin(), body: { title: 'Notified course' } })).body.data;
+      const approvedId = await uploadOk(s.api, employee.token, 'approved-handout.pdf', text('a'), { bind_type: 'course', bind_id: course.id });
+      const waiting = (await notesOf(reviewer.token)).find((n) => n.content.includes('approved-handout.pdf'));
+      assert.ok(waiting, 'every admin hears of the pending upload');
+      assert.equal(waiting.title, '有资料待审核');
+      assert.equal(waiting.link, `/admin/media?status=pending&id=${approvedId}`);
+      assert.ok(!(await notesOf(other.token)).some((n) => n.content.includes('approved-handout.pdf')), 'employees are not told');
+
+      await approve(s.api, reviewer.token, approvedId);
+      const approvedNote = (await notesOf(employee.token)).find((n) => n.title.includes('approved-handout.pdf'));
+      assert.ok(approvedNote, 'the uploader hears of the approval');
+      assert.equal(approvedNote.title, '资料已通过审核：approved-handout.pdf');
+      assert.equal(approvedNote.link, `/courses/${course.id}`);
+
+      assert.equal((await s.api.put('/api/auth/me', { token: employee.token, body: { locale: 'en' } })).status, 200, 'the next notice in the uploader\'s language');
+      const rejectedId = await uploadOk(s.api, employee.token, 'rejected-handout.pdf', text('r'));
+      const rejected = await s.api.post(`/api/media/audit/${rejectedId}`, { token: reviewer.token, body: { action: 'reject', reject_reason: '内容过期' } });
+      assert.equal(rejected.status, 200, rejected.text);
+      const rejectedNote = (await notesOf(employee.token)).find((n) => n.title.includes('rejected-handout.pdf'));
+      assert.ok(rejectedNote, 'the uploader hears of the rejection');
+      assert.equal(rejectedNote.title, 'Material rejected: rejected-handout.pdf');
+      assert.match(rejectedNote.content, /Reason: 内容过期/);
+      assert.equal(rejectedNote.link, '/media/upload');
+
+      // An admin's own upload is not announced to themselves, nor their own decision on it.
+      const own = await uploadOk(s.api, reviewer.token, 'own-upload.pdf', text('o'));
+      assert.ok(!(await notesOf(reviewer.token)).some((n) => n.content.includes('own-upload.pdf')));
+      assert.ok((await notesOf(s.adminToken)).some((n) => n.content.includes('own-upload.pdf')), 'the other admins are told');
+      await approve(s.api, reviewer.token, own);
+      assert.ok(!(await notesOf(reviewer.token)).some((n) => n.title.includes('own-upload.pdf')));
+    });
+
+    test('a chunked upload announces itself once, when completed', async () => {
+      const init = await s.api.post('/api/media/upload/init', { token: employee.token, body: { filename: 'chunked-notice.txt', file_size: 5, bind_type: 'none' } });
+      assert.equal(init.status, 201, init.text);
+      const uploadId = init.body.data.upload_id;
+      assert.equal((await sendChunk(s.api, employee.token, uploadId, 0, text('12345'))).status, 200);
+      for (let i = 0; i < 2; i++) assert.ok([200, 201].includes((await s.api.post('/api/media/upload/complete', { token: employee.token, body: { upload_id: uploadId } })).status));
+      const notes = (await notesOf(s.adminToken)).filter((n) => n.content.includes('chunked-notice.txt'));
+      assert.equal(notes.length, 1);
     });
   });
 

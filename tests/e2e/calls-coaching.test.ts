@@ -89,6 +89,34 @@ describe('from a customer call to coaching in Chromium', { skip: skipWithoutChro
     assert.equal(kept.body.data.total, 0, 'nothing was stored');
   });
 
+  test('a failed transcription says 失败 with its reason, stays in 我的通话转写 and is retried from there', async () => {
+    fake.behave({ failStatus: 503 });
+    await calls().transcribe(call.file);
+    const state = calls().progress.getByRole('status');
+    await state.getByText(new RegExp(`^${zh('calls.job.failed')}`)).waitFor();
+    assert.ok(!(await state.innerText()).includes(zh('calls.job.stage.finished')), 'not shown as finished');
+    await calls().progress.getByText(zh('errors.speech_route_failed')).waitFor();
+    const row = calls().failedJobs.getByRole('row').filter({ hasText: path.basename(call.file) });
+    await row.getByText(zh('calls.list.failed'), { exact: true }).waitFor();
+    await row.getByText(zh('errors.speech_route_failed')).waitFor();
+    await expectAccessible(page, 'a failed transcription');
+    await snap(page, JOURNEY, '01-failed-transcription-zh', { fullPage: true });
+    // Left and opened again, it is still listed.
+    await new Shell(page).open('home');
+    await new Shell(page).open('calls');
+    await row.waitFor();
+    fake.behave({ transcription: transcribeAs() });
+    const sentBefore = fake.requests.length;
+    await row.getByRole('button', { name: zh('calls.list.retry') }).click();
+    await calls().transcript.waitFor();
+    assert.ok(fake.requests.length > sentBefore, 'the kept recording was sent again');
+    await new Shell(page).open('calls');
+    await page.getByRole('heading', { name: zh('calls.list.title') }).waitFor();
+    assert.equal(await calls().failedJobs.count(), 0, 'a retried job leaves the failed list');
+    const stored = await server.api.get('/api/audio/transcriptions', { token: rep.token });
+    assert.equal(stored.body.data.total, 1);
+  });
+
   test('a stereo call is transcribed with the rep and the customer in two colours, and says the audio went to the cloud', async () => {
     fake.behave({ transcription: transcribeAs(), chunks: [analysisReply] });
     await calls().transcribe(call.file);

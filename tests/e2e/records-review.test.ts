@@ -12,7 +12,7 @@ import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { ExamPage } from './page-models/exam-page.js';
 import { ReviewPage } from './page-models/review-page.js';
-import { pickRadio } from './antd.js';
+import { chooseOption, pickRadio } from './antd.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
 import { zh } from './i18n.js';
@@ -34,6 +34,8 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
   const uploadName = `handbook-${suffix}.txt`;
   const rejectedName = `scan-${suffix}.txt`;
   const knowledgeTitle = `Service charter ${suffix}`;
+  const courseName = `Opening hours ${suffix}`;
+  let courseId = 0;
 
   const logInAs = (username: string, password: string) => new LoginPage(page).logInAfresh(`${server.url}/`, username, password);
 
@@ -68,6 +70,10 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
     form.set('file', new Blob(['A page nobody can read.']), rejectedName);
     const uploaded = await server.api.post('/api/media/upload', { token: employee.token, form });
     assert.equal(uploaded.status, 201, uploaded.text);
+
+    const course = await server.api.post('/api/courses', { ...admin, body: { title: courseName } });
+    assert.equal(course.status, 201, course.text);
+    courseId = course.body.data.id;
 
     fs.mkdirSync(server.config.knowledgeDir, { recursive: true });
     fs.writeFileSync(path.join(server.config.knowledgeDir, `charter-${suffix}.md`), `# ${knowledgeTitle}\n\nWe answer every client within one working day.\n`);
@@ -120,17 +126,32 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
     await new ExamPage(page).submit();
     await page.getByText(zh('exams.result.passed'), { exact: true }).waitFor();
     await expectAccessible(page, 'an exam result');
+    // Labelled as a redo, with the way back to the mistake book (not to 我的成绩 or the exams).
+    await page.getByRole('heading', { level: 1, name: zh('exams.retryName') }).waitFor();
+    await page.getByText(zh('exams.result.redone')).waitFor();
+    assert.equal(await page.getByRole('link', { name: zh('exams.back') }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: zh('exams.result.again') }).count(), 0);
+    await page.getByRole('button', { name: zh('exams.result.toMistakes') }).waitFor();
     await snap(page, JOURNEY, '04-retry-result');
-    await page.getByRole('button', { name: zh('exams.result.again') }).click();
+    await page.getByRole('link', { name: zh('exams.result.toMistakes') }).click();
     await entry.getByText(zh('records.mistakes.mastered')).waitFor();
+    assert.match(page.url(), /#\/mistakes$/);
   });
 
   test('an employee uploads material, and it waits for review', async () => {
     await new Shell(page).open('upload');
     const form = page.getByRole('form', { name: zh('media.upload.title') });
     await form.getByLabel(zh('media.upload.file'), { exact: true }).setInputFiles({ name: uploadName, mimeType: 'text/plain', buffer: Buffer.from('Opening hours are nine to five on working days.\n') });
+    // The course is picked by its name, not typed as an id.
+    await chooseOption(page, form.getByLabel(zh('media.upload.attachTo')), zh('media.bindType.course'));
+    await form.getByRole('button', { name: zh('media.upload.submit'), exact: true }).click();
+    await form.getByText(zh('media.upload.pickRequired')).waitFor();
+    await chooseOption(page, form.getByLabel(zh('media.upload.course'), { exact: true }), courseName, { search: true });
+    await snap(page, JOURNEY, '05-upload-pick-course-zh');
     await form.getByRole('button', { name: zh('media.upload.submit'), exact: true }).click();
     await page.getByText(zh('media.upload.done', { name: uploadName })).waitFor();
+    const [sent] = (await server.api.get('/api/media/audit-list', { token: server.adminToken })).body.data.items.filter((m: { filename: string }) => m.filename === uploadName);
+    assert.deepEqual([sent.bind_type, sent.bind_id], ['course', courseId]);
     await expectAccessible(page, 'the upload page');
     assert.equal(await new Shell(page).group('admin').count(), 0);
   });
@@ -142,6 +163,14 @@ describe('records, mistake book and review screens in Chromium', { skip }, () =>
     await review.row(uploadName).waitFor();
     await expectAccessible(page, 'media review');
     await snap(page, 'admin-review', '01-media-review-zh');
+    // The reviewer reads the pending file before deciding.
+    await review.row(uploadName).getByRole('button', { name: zh('media.review.previewNamed', { name: uploadName }) }).click();
+    const preview = page.getByRole('dialog', { name: zh('media.review.previewTitle', { name: uploadName }) });
+    await preview.getByText('Opening hours are nine to five on working days.').waitFor();
+    await expectAccessible(page, 'a pending file previewed');
+    await snap(page, 'admin-review', '01-media-preview-pending-zh');
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
     await review.approve(uploadName);
     const approved = page.getByRole('region', { name: zh('media.review.justApproved') });
     await approved.getByText(zh('media.extraction.done', { count: 1 })).waitFor();

@@ -21,8 +21,8 @@ async function fetchBytes(url: string): Promise<ArrayBuffer> {
   return res.arrayBuffer();
 }
 
-/** Video and audio seek by HTTP Range requests, which the server answers for media files. */
-function Player({ media }: { media: MediaSummary }) {
+/** Video and audio seek by HTTP Range requests, which the server answers for media files. Nothing for other kinds. */
+export function MediaPlayer({ media }: { media: MediaSummary }) {
   const ext = media.file_ext.toLowerCase();
   if (VIDEO.has(ext)) return <video className="media-player" src={media.preview_url} controls preload="metadata" aria-label={media.filename} />;
   if (AUDIO.has(ext)) return <audio className="media-audio" src={media.preview_url} controls preload="metadata" aria-label={media.filename} />;
@@ -46,7 +46,7 @@ export function MediaList({ medias, emptyText }: { medias: MediaSummary[]; empty
       rowKey={(media) => media.id}
       render={(media) => (
         <div className="list-row" aria-label={media.filename} role="group">
-          <Player media={media} />
+          <MediaPlayer media={media} />
           <div className="media-caption">
             <Tag>{media.file_ext.toUpperCase() || t('media.list.file')}</Tag>
             <Typography.Text className="media-name">{media.filename}</Typography.Text>

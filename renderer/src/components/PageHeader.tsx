@@ -4,11 +4,11 @@ import { Flex, Space, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 
 /** Every page starts with this: its one h1, a line saying what the page is for, actions on the right. */
-export function PageHeader({ title, subtitle, actions, back }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; back?: { to: string; label: string } }) {
+export function PageHeader({ title, subtitle, actions, back }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; back?: { to: string; label: string; onClick?: () => void } }) {
   return (
     <header className="page-header">
       {back && (
-        <Link to={back.to} className="page-back">
+        <Link to={back.to} className="page-back" onClick={back.onClick}>
           <ArrowLeftOutlined aria-hidden /> {back.label}
         </Link>
       )}

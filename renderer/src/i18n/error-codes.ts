@@ -63,6 +63,8 @@ export const byCode: Record<string, ErrorKey> = {
   unsupported_audio: 'errors.audio_unsupported',
   invalid_audio: 'errors.audio_invalid',
   'audio.job_finished': 'errors.audio_job_finished',
+  'audio.job_not_failed': 'errors.audio_job_not_failed',
+  'audio.retry_unavailable': 'errors.audio_retry_unavailable',
   'audio.job_interrupted': 'errors.audio_job_interrupted',
   'audio.recording_unavailable': 'errors.audio_recording_unavailable',
   'audio.invalid_model': 'errors.audio_invalid_model',

@@ -20,6 +20,11 @@ export class CallsPage {
     return this.page.getByRole('region', { name: zh('calls.job.title') });
   }
 
+  /** The failed transcriptions listed under 我的通话转写, each with its reason and a retry. */
+  get failedJobs(): Locator {
+    return this.page.getByLabel(zh('calls.list.failedTitle'));
+  }
+
   get transcript(): Locator {
     return this.page.getByRole('list', { name: zh('calls.transcript.label') });
   }

@@ -9,6 +9,7 @@ import { catalogOptions, orgQueries } from '../org/queries';
 import type { AssignmentItemType } from '../../api/types';
 import { pickerQueries, useCreateAssignment } from './queries';
 import { MultiPicker } from './MultiPicker';
+import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 
 /** A new assignment: what (a formal paper or a course, by name), for whom (departments, positions, people), by when. */
 export function CreateAssignmentDialog({ onClose }: { onClose(): void }) {
@@ -42,8 +43,12 @@ export function CreateAssignmentDialog({ onClose }: { onClose(): void }) {
     );
   };
 
+  const { requestClose, holder } = useDiscardGuard();
+  const entered = item !== null || title.trim() !== '' || departments.length + positions.length + people.length > 0 || startsAt !== null;
+  const cancel = () => requestClose(entered, onClose);
   return (
-    <Modal open title={t('assignments.form.title')} onCancel={onClose} footer={null} destroyOnHidden width={640}>
+    <Modal open title={t('assignments.form.title')} onCancel={cancel} footer={null} destroyOnHidden width={640}>
+      {holder}
       <Form layout="vertical" aria-label={t('assignments.form.title')} onFinish={submit}>
         <Form.Item label={t('assignments.form.itemType')}>
           <Radio.Group
@@ -93,7 +98,7 @@ export function CreateAssignmentDialog({ onClose }: { onClose(): void }) {
         {missing && <Alert type="warning" showIcon role="alert" title={missing} />}
         {create.error ? <ErrorNotice error={create.error} /> : null}
         <Flex justify="flex-end" gap="small" className="section-top">
-          <Button onClick={onClose}>{t('common.action.cancel')}</Button>
+          <Button onClick={cancel}>{t('common.action.cancel')}</Button>
           <Button type="primary" htmlType="submit" loading={create.isPending}>
             {t('assignments.form.submit')}
           </Button>

@@ -11,6 +11,8 @@ import { useFormat } from '../../i18n/format';
 import { callsQueries } from './queries';
 import { CallUpload } from './CallUpload';
 import { JobProgress } from './JobProgress';
+import { FailedJobs } from './FailedJobs';
+import type { TranscriptionJob } from '../../api/types';
 import { lazy, Suspense } from 'react';
 
 const VoiceprintCard = lazy(() => import('./VoiceprintCard'));
@@ -24,6 +26,7 @@ export default function CallsPage() {
   const jobId = jobParam && /^[1-9]\d{0,9}$/.test(jobParam) ? Number(jobParam) : null;
   const { page, setPage } = useListParams({});
   const transcriptions = useQuery(callsQueries.transcriptions(page));
+  const follow = (job: TranscriptionJob) => setParams({ job: String(job.id) });
 
   const columns: TableColumnsType<TranscriptionSummary> = [
     { title: t('calls.list.file'), key: 'file', render: (_, c) => <Link to={`/calls/${c.id}`}>{c.filename}</Link> },
@@ -39,12 +42,13 @@ export default function CallsPage() {
   return (
     <>
       <PageHeader title={t('calls.title')} subtitle={t('calls.subtitle')} />
-      <CallUpload onStarted={(job) => setParams({ job: String(job.id) })} />
-      {jobId !== null && <JobProgress key={jobId} id={jobId} />}
+      <CallUpload onStarted={follow} />
+      {jobId !== null && <JobProgress key={jobId} id={jobId} onRetried={follow} />}
       <Suspense fallback={null}>
         <VoiceprintCard />
       </Suspense>
       <h2 className="section-title">{t('calls.list.title')}</h2>
+      <FailedJobs onRetried={follow} />
       <DataTable label={t('calls.list.title')} query={transcriptions} columns={columns} rowKey={(c) => c.id} onPage={setPage} empty={t('calls.list.empty')} />
     </>
   );

@@ -38,6 +38,15 @@ export function useCancelJob() {
   return useMutation({ mutationFn: (id: number) => api.delete<TranscriptionJob>(`/audio/jobs/${id}`) });
 }
 
+/** Starts a failed job again from its kept recording: a new job, which replaces the failed one. */
+export function useRetryJob() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<TranscriptionJob>(`/audio/jobs/${id}/retry`),
+    onSettled: () => client.invalidateQueries({ queryKey: callsKeys.failedJobs }),
+  });
+}
+
 /** The call_analysis skill on one transcription: the figures computed on the server, objections and commitments from the model. */
 export function useCallAnalysis() {
   return useMutation({

@@ -1,7 +1,7 @@
 import { experimental_streamedQuery as streamedQuery, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { getEventStream } from '../../api/event-stream';
-import type { Page, Transcription, TranscriptionJobEvent, TranscriptionSummary, VoiceprintStatus } from '../../api/types';
+import type { Page, Transcription, TranscriptionJob, TranscriptionJobEvent, TranscriptionSummary, VoiceprintStatus } from '../../api/types';
 import { fromPage, PAGE_SIZE } from '../../components/list/list-page';
 
 export const callsKeys = {
@@ -9,6 +9,7 @@ export const callsKeys = {
   transcriptions: (page: number) => [...callsKeys.all, 'transcriptions', page] as const,
   transcription: (id: number) => [...callsKeys.all, 'transcription', id] as const,
   job: (id: number) => [...callsKeys.all, 'job', id] as const,
+  failedJobs: ['calls', 'failed-jobs'] as const,
   voiceprint: ['calls', 'voiceprint'] as const,
 };
 
@@ -20,6 +21,12 @@ export const callsQueries = {
       placeholderData: keepPreviousData,
     }),
   transcription: (id: number) => queryOptions({ queryKey: callsKeys.transcription(id), queryFn: ({ signal }) => api.get<Transcription>(`/audio/transcriptions/${id}`, { signal }) }),
+  /** The caller's failed jobs (newest first): they stay listed until retried. */
+  failedJobs: () =>
+    queryOptions({
+      queryKey: callsKeys.failedJobs,
+      queryFn: async ({ signal }) => (await api.get<Page<TranscriptionJob>>('/audio/jobs', { query: { state: 'failed', size: 20 }, signal })).items,
+    }),
   voiceprint: () => queryOptions({ queryKey: callsKeys.voiceprint, queryFn: ({ signal }) => api.get<VoiceprintStatus>('/audio/voiceprint', { signal }) }),
   /**
    * A transcription job as it goes (GET /api/audio/jobs/{id}/events): the latest event, `progress` until one of

@@ -22,9 +22,12 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
     // Braced: Chromium's scrollTo returns a promise, which React would take for the effect's cleanup.
     window.scrollTo({ top: 0 });
   }, [result.session_id]);
+  // A redo of the mistake book goes back to the book (onAgain shows it again: the link alone would stay on its result).
+  const redo = result.kind === 'retry';
+  const back = redo ? { to: '/mistakes', label: t('exams.result.toMistakes'), onClick: onAgain } : { to: '/exams', label: t('exams.back') };
   return (
     <>
-      <PageHeader back={{ to: '/exams', label: t('exams.back') }} title={sessionName(result, t)} subtitle={t(result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
+      <PageHeader back={back} title={sessionName(result, t)} subtitle={t(redo ? 'exams.result.redone' : result.kind === 'formal' ? 'exams.result.recorded' : 'exams.result.notRecorded')} />
       <Card className={`section result-summary ${result.passed ? 'result-passed' : 'result-failed'}`}>
         <Flex gap="large" align="center" wrap>
           <Statistic title={t('exams.result.score')} value={result.score} suffix={`/ ${result.total_score}`} />
@@ -39,7 +42,7 @@ export function ExamResult({ exam, result, onAgain }: { exam: StartedExam; resul
             {result.certificate_id !== null && <Link to={`/certificates/${result.certificate_id}`}>{t('exams.result.certificate')}</Link>}
           </Flex>
           <Button onClick={onAgain} className="result-again">
-            {t('exams.result.again')}
+            {t(redo ? 'exams.result.toMistakes' : 'exams.result.again')}
           </Button>
         </Flex>
       </Card>

@@ -14,6 +14,7 @@ import { ReviewStatusCell } from '../review/ReviewStatusCell';
 import { reviewLabel, type ReviewStatus } from '../review/status';
 import { mediaQueries } from './queries';
 import { useAuditMedia } from './mutations';
+import { ReviewPreviewButton } from './ReviewPreview';
 
 export default function MediaReviewPage() {
   const { t } = useTranslation();
@@ -63,7 +64,16 @@ export default function MediaReviewPage() {
       key: 'extraction',
       render: (_, m) => (m.status === 'approved' ? <ExtractionStatus id={m.id} initial={m.extraction} /> : <Typography.Text type="secondary">{t('media.review.afterApproval')}</Typography.Text>),
     },
-    { title: <span className="visually-hidden">{t('media.review.columns.actions')}</span>, key: 'actions', render: (_, m) => m.status === 'pending' && <MediaActions media={m} onApproved={onApproved} /> },
+    {
+      title: <span className="visually-hidden">{t('media.review.columns.actions')}</span>,
+      key: 'actions',
+      render: (_, m) => (
+        <Flex gap="small" wrap align="flex-start">
+          <ReviewPreviewButton media={m} />
+          {m.status === 'pending' && <MediaActions media={m} onApproved={onApproved} />}
+        </Flex>
+      ),
+    },
   ];
 
   return (

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Alert, Card, Col, Input, Row, Select, Typography } from 'antd';
+import { Alert, Card, Col, Row, Select, Typography } from 'antd';
 import { FilePicker } from '../../components/form/FilePicker';
+import { RemoteSelect } from '../../components/form/RemoteSelect';
+import { catalogOptions } from '../org/queries';
 import { isAbort } from '../../api/client';
 import type { MediaBindType } from '../../api/types';
 import { PageHeader } from '../../components/PageHeader';
@@ -19,16 +21,16 @@ const schema = z
   .object({
     file: z.custom<File | null>((value) => value === null || value instanceof File),
     bind_type: z.enum(['none', 'company', 'product', 'course']),
-    bind_id: z.string().trim(),
+    bind_id: z.number().int().positive().nullable(),
   })
   .refine((v) => v.file !== null, { path: ['file'], message: 'common.validation.fileRequired' })
-  .refine((v) => !['product', 'course'].includes(v.bind_type) || /^[1-9]\d*$/.test(v.bind_id), { path: ['bind_id'], message: 'common.validation.positiveInteger' });
+  .refine((v) => !['product', 'course'].includes(v.bind_type) || v.bind_id !== null, { path: ['bind_id'], message: 'media.upload.pickRequired' });
 
 /** Any user may upload material; an administrator reviews it before anyone else sees it. */
 export default function UploadPage() {
   const { t } = useTranslation();
   const format = useFormat();
-  const form = useZodForm(schema, { file: null, bind_type: 'none', bind_id: '' });
+  const form = useZodForm(schema, { file: null, bind_type: 'none', bind_id: null });
   const upload = useUploadMedia();
   const [sent, setSent] = useState(0);
   const cancellable = useCancellable();
@@ -39,7 +41,7 @@ export default function UploadPage() {
 
   const submit = (values: z.output<typeof schema>) => {
     setSent(0);
-    const binding = { bind_type: values.bind_type, ...(needsId ? { bind_id: Number(values.bind_id) } : {}) };
+    const binding = { bind_type: values.bind_type, ...(needsId && values.bind_id !== null ? { bind_id: values.bind_id } : {}) };
     upload.mutate({ file: values.file!, binding, onProgress: setSent, signal: cancellable.start() });
   };
 
@@ -65,13 +67,32 @@ export default function UploadPage() {
           <Row gutter={16}>
             <Col xs={24} md={12}>
               <FormItem control={form.control} name="bind_type" label={t('media.upload.attachTo')}>
-                {(field) => <Select {...field} options={BIND_TYPES.map((type) => ({ value: type, label: t(`media.bindType.${type}`) }))} />}
+                {(field) => (
+                  <Select
+                    {...field}
+                    onChange={(type: MediaBindType) => {
+                      field.onChange(type);
+                      // A product's id means nothing as a course's: the choice starts again.
+                      form.setValue('bind_id', null);
+                    }}
+                    options={BIND_TYPES.map((type) => ({ value: type, label: t(`media.bindType.${type}`) }))}
+                  />
+                )}
               </FormItem>
             </Col>
             {needsId && (
               <Col xs={24} md={12}>
-                <FormItem control={form.control} name="bind_id" label={t(bindType === 'product' ? 'media.upload.productId' : 'media.upload.courseId')} required>
-                  {(field) => <Input {...field} inputMode="numeric" />}
+                <FormItem control={form.control} name="bind_id" label={t(bindType === 'product' ? 'media.upload.product' : 'media.upload.course')} required>
+                  {({ id, value, onChange }) => (
+                    <RemoteSelect
+                      key={bindType}
+                      id={id}
+                      search={catalogOptions[bindType]}
+                      value={value}
+                      onChange={(chosen) => onChange(chosen)}
+                      placeholder={t(bindType === 'product' ? 'media.upload.searchProduct' : 'media.upload.searchCourse')}
+                    />
+                  )}
                 </FormItem>
               </Col>
             )}
