@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Input, Modal, Table, Typography } from 'antd';
+import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 import { api } from '../../api/client';
 import type { RuleSet, RuleSetSummary } from '../../api/types';
 import { StatusTag } from '../../components/StatusTag';
@@ -53,6 +54,8 @@ function RuleSetEditor({ id, onClose }: { id: number; onClose(): void }) {
     },
   });
   const value = text ?? (set.data ? JSON.stringify(set.data.rules, null, 2) : '');
+  const { requestClose, holder } = useDiscardGuard();
+  const unsaved = text !== null && text !== (save.data ? JSON.stringify(save.data.rules, null, 2) : JSON.stringify(set.data?.rules ?? null, null, 2));
   const submit = () => {
     let rules: unknown;
     try {
@@ -65,7 +68,8 @@ function RuleSetEditor({ id, onClose }: { id: number; onClose(): void }) {
     if (Array.isArray(rules)) save.mutate(rules);
   };
   return (
-    <Modal open width={900} title={t('compliance.ruleSets.editTitle', { name: set.data?.name ?? '' })} onCancel={onClose} onOk={submit} okText={t('compliance.ruleSets.save')} confirmLoading={save.isPending}>
+    <Modal open width={900} title={t('compliance.ruleSets.editTitle', { name: set.data?.name ?? '' })} onCancel={() => requestClose(unsaved, onClose)} onOk={submit} okText={t('compliance.ruleSets.save')} confirmLoading={save.isPending}>
+      {holder}
       <Typography.Paragraph type="secondary">{t('compliance.ruleSets.help')}</Typography.Paragraph>
       {invalid && <Alert type="error" showIcon title={t('compliance.ruleSets.invalidJson')} />}
       {save.error && <ErrorNotice error={save.error} />}

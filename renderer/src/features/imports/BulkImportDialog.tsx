@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Descriptions, Flex, Modal, Table } from 'antd';
+import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 import { DownloadOutlined } from '@ant-design/icons';
 import { api } from '../../api/client';
 import { downloadFile, saveBlob } from '../../api/download';
@@ -44,6 +45,8 @@ export function BulkImportDialog({ kind, invalidates, onClose }: { kind: BulkImp
     run.reset();
   };
   const credentials = done && 'credentials' in done ? done.credentials : [];
+  const { requestClose, holder } = useDiscardGuard();
+  const cancel = () => requestClose(file !== null && !done, onClose);
   const columns = [
     { title: t('integrity.imports.row'), dataIndex: 'row', width: 70 },
     { title: t('integrity.imports.field'), dataIndex: 'field', width: 110, render: (f?: string) => (f ? t(`integrity.imports.fields.${f}`, { defaultValue: f }) : '—') },
@@ -54,7 +57,8 @@ export function BulkImportDialog({ kind, invalidates, onClose }: { kind: BulkImp
     },
   ];
   return (
-    <Modal open title={t(`integrity.imports.${kind}.title`)} onCancel={onClose} footer={null} width={800} maskClosable={!file}>
+    <Modal open title={t(`integrity.imports.${kind}.title`)} onCancel={cancel} footer={null} width={800} maskClosable={!file}>
+      {holder}
       <p>{t(`integrity.imports.${kind}.help`)}</p>
       <Button icon={<DownloadOutlined aria-hidden />} onClick={() => void downloadFile(`${PATHS[kind]}/template`, { name: t(`integrity.imports.${kind}.templateName`) })}>
         {t('integrity.imports.template')}
@@ -126,7 +130,7 @@ export function BulkImportDialog({ kind, invalidates, onClose }: { kind: BulkImp
               )}
               {run.error && <ErrorNotice error={run.error} />}
               <Flex justify="flex-end" gap="small" className="section-top">
-                <Button onClick={onClose}>{t('common.action.cancel')}</Button>
+                <Button onClick={cancel}>{t('common.action.cancel')}</Button>
                 <Button type="primary" disabled={report.errors.length > 0} loading={run.isPending} onClick={() => run.mutate()}>
                   {t('integrity.imports.run', { count: report.valid })}
                 </Button>

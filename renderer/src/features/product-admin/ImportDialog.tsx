@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import { Alert, Button, Descriptions, Flex, Modal, Table } from 'antd';
+import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 import { ErrorNotice } from '../../components/states';
 import { FilePicker } from '../../components/form/FilePicker';
 import type { ImportErrorCode, ImportReport, ImportRowError } from '../../api/types';
@@ -47,6 +48,8 @@ export function ImportDialog({ onClose, onImported }: { onClose(): void; onImpor
   const check = useImportProducts();
   const run = useImportProducts();
   const report = check.data;
+  const { requestClose, holder } = useDiscardGuard();
+  const cancel = () => requestClose(file !== null && !run.data, onClose);
   const choose = (chosen: File | null) => {
     setFile(chosen);
     check.reset();
@@ -65,7 +68,8 @@ export function ImportDialog({ onClose, onImported }: { onClose(): void; onImpor
     },
   ];
   return (
-    <Modal open title={t('content.import.title')} onCancel={onClose} footer={null} width={760}>
+    <Modal open title={t('content.import.title')} onCancel={cancel} footer={null} width={760}>
+      {holder}
       <p>{t('content.import.help')}</p>
       <Flex gap="middle" align="start" wrap>
         <FilePicker file={file} onChange={choose} chooseLabel={t('content.import.choose')} aria-label={t('content.import.file')} accept=".xlsx,.json" />
@@ -87,7 +91,7 @@ export function ImportDialog({ onClose, onImported }: { onClose(): void; onImpor
           )}
           {run.error && <ErrorNotice error={run.error} />}
           <Flex justify="flex-end" gap="small" className="section-top">
-            <Button onClick={onClose}>{t('common.action.cancel')}</Button>
+            <Button onClick={cancel}>{t('common.action.cancel')}</Button>
             <Button type="primary" disabled={!file || report.errors.length > 0} loading={run.isPending} onClick={() => file && run.mutate({ file, dryRun: false }, { onSuccess: onImported })}>
               {t('content.import.run', { count: report.valid })}
             </Button>

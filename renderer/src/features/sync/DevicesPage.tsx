@@ -8,6 +8,7 @@ import { StatusTag, type Tone } from '../../components/StatusTag';
 import { ErrorNotice, QueryView } from '../../components/states';
 import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 import { useFormat } from '../../i18n/format';
+import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 import type { CreatedDevice, SyncDevice } from '../../api/types';
 import { syncQueries } from './queries';
 import { useCreateDevice, useRevokeDevice } from './mutations';
@@ -106,8 +107,10 @@ function NewDeviceDialog({ open, onClose, onCreated }: { open: boolean; onClose(
     create.reset();
     onClose();
   };
+  const { requestClose, holder } = useDiscardGuard();
   return (
-    <Modal open={open} title={t('branchSync.devices.new')} onCancel={close} footer={null} destroyOnHidden>
+    <Modal open={open} title={t('branchSync.devices.new')} onCancel={() => requestClose(form.formState.isDirty, close)} footer={null} destroyOnHidden>
+      {holder}
       <ZodForm
         form={form}
         aria-label={t('branchSync.devices.new')}
