@@ -283,6 +283,8 @@ export const AudioErrorCode = {
   modelRouteFailed: 'model_route_failed',
   /** A job that is already finished cannot be cancelled. */
   jobFinished: 'audio.job_finished',
+  /** A job whose runs were all stopped by a server stopping (or a node lost) before it finished. */
+  jobInterrupted: 'audio.job_interrupted',
   /** A model file name that is not a plain `*.bin` name. */
   invalidModelName: 'audio.invalid_model_name',
   /** The uploaded model is not a ggml Whisper model (wrong magic), or does not match the sha256 given at init. */

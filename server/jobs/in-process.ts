@@ -1,4 +1,4 @@
-// The laptop's job queue: in this process, one job at a time per kind, lost when the process ends; each kind's
+// The laptop's job queue: in this process, one job at a time per kind (or the kind's concurrency), lost when the process ends; each kind's
 // unfinished() picks its work up again at the next start.
 import type { JobContext, JobKind, JobQueue } from './queue.js';
 
@@ -7,7 +7,7 @@ const STOP_GRACE_MS = 5000;
 interface Lane {
   kind: JobKind<unknown>;
   waiting: { key: string; payload: unknown; attempt: number }[];
-  running?: { key: string; abort: AbortController; done: Promise<void> };
+  running: Map<string, { abort: AbortController; done: Promise<void> }>;
 }
 
 export class InProcessJobQueue implements JobQueue {
@@ -18,7 +18,7 @@ export class InProcessJobQueue implements JobQueue {
   constructor(private readonly log: (err: unknown) => void) {}
 
   register<P>(kind: JobKind<P>): void {
-    this.lanes.set(kind.name, { kind: kind as JobKind<unknown>, waiting: [] });
+    this.lanes.set(kind.name, { kind: kind as JobKind<unknown>, waiting: [], running: new Map() });
   }
 
   async enqueue<P>(name: string, key: string, payload: P): Promise<void> {
@@ -31,7 +31,7 @@ export class InProcessJobQueue implements JobQueue {
   async cancel(name: string, key: string): Promise<void> {
     const lane = this.lane(name);
     lane.waiting = lane.waiting.filter((job) => job.key !== key);
-    if (lane.running?.key === key) lane.running.abort.abort();
+    lane.running.get(key)?.abort.abort();
   }
 
   async start(): Promise<void> {
@@ -47,9 +47,9 @@ export class InProcessJobQueue implements JobQueue {
     const running: Promise<void>[] = [];
     for (const lane of this.lanes.values()) {
       lane.waiting.length = 0;
-      if (lane.running) {
-        lane.running.abort.abort();
-        running.push(lane.running.done);
+      for (const job of lane.running.values()) {
+        job.abort.abort();
+        running.push(job.done);
       }
     }
     await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
@@ -62,21 +62,22 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private pump(lane: Lane): void {
-    if (lane.running || this.stopped) return;
-    const next = lane.waiting.shift();
-    if (!next) return;
-    const abort = new AbortController();
-    const context: JobContext = { signal: abort.signal, attempt: next.attempt };
-    const done = lane.kind
-      .run(next.payload, context)
-      .catch((err) => {
-        this.log(err);
-        if (!abort.signal.aborted && next.attempt < lane.kind.retryLimit) lane.waiting.push({ ...next, attempt: next.attempt + 1 });
-      })
-      .finally(() => {
-        lane.running = undefined;
-        this.pump(lane);
-      });
-    lane.running = { key: next.key, abort, done };
+    while (!this.stopped && lane.running.size < (lane.kind.concurrency ?? 1)) {
+      const next = lane.waiting.shift();
+      if (!next) return;
+      const abort = new AbortController();
+      const context: JobContext = { signal: abort.signal, attempt: next.attempt };
+      const done = lane.kind
+        .run(next.payload, context)
+        .catch((err) => {
+          this.log(err);
+          if (!abort.signal.aborted && next.attempt < lane.kind.retryLimit) lane.waiting.push({ ...next, attempt: next.attempt + 1 });
+        })
+        .finally(() => {
+          lane.running.delete(next.key);
+          this.pump(lane);
+        });
+      lane.running.set(next.key, { abort, done });
+    }
   }
 }

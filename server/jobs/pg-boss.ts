@@ -74,10 +74,13 @@ export class PgBossJobQueue implements JobQueue {
       }
     });
     for (const kind of this.kinds.values()) {
-      await this.boss.work<unknown>(kind.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-        if (!job || this.stopped) return;
-        await this.runOne(kind, job);
-      });
+      // One worker per job this node may run at once: each claims its next job when it is free.
+      for (let worker = 0; worker < (kind.concurrency ?? 1); worker++) {
+        await this.boss.work<unknown>(kind.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+          if (!job || this.stopped) return;
+          await this.runOne(kind, job);
+        });
+      }
     }
   }
 

@@ -18,6 +18,8 @@ export interface JobKind<P> {
   retryLimit: number;
   /** How long a node may hold a job before it counts as lost and another node takes it (PostgreSQL). */
   leaseSeconds: number;
+  /** How many jobs of this kind one node runs at once (default 1). */
+  concurrency?: number;
   /**
    * Payloads whose work a previous run of this process left unfinished (queued or running in the domain's rows):
    * the in-process queue takes them up at start. pg-boss keeps its jobs, so it never asks.

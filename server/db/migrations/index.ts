@@ -18,6 +18,7 @@ import * as storage from './017_storage.js';
 import * as examIntegrity from './020_exam_integrity.js';
 import * as review from './023_review.js';
 import * as compliance from './022_compliance.js';
+import * as audioJobRuns from './024_audio_job_runs.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '022_compliance': compliance,
   '019_assignments': assignments,
   '021_calls': calls,
+  '024_audio_job_runs': audioJobRuns,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
