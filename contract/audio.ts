@@ -287,6 +287,8 @@ export const AudioErrorCode = {
   jobNotFailed: 'audio.job_not_failed',
   /** The recording of a failed job was not kept (it failed before failed jobs kept theirs, or the server stopped): send the file again. */
   retryUnavailable: 'audio.retry_unavailable',
+  /** A job whose runs were all stopped by a server stopping (or a node lost) before it finished. */
+  jobInterrupted: 'audio.job_interrupted',
   /** A model file name that is not a plain `*.bin` name. */
   invalidModelName: 'audio.invalid_model_name',
   /** The uploaded model is not a ggml Whisper model (wrong magic), or does not match the sha256 given at init. */

@@ -28,7 +28,7 @@ import { mkdirPrivate } from '../data-dir.js';
 import { removeRecording, sendRecording } from './recordings.js';
 import { retryJob } from './job-retry.js';
 
-/** How often a job run by another server (same database) is read again for its event stream. */
+/** How often a job not running in this process (waiting in the queue, or run by another node) is read again for its event stream. */
 const POLL_MS = 1_000;
 
 /** The event that ends a finished job's stream. */
@@ -42,7 +42,7 @@ function finalEvent(job: TranscriptionJob): TranscriptionJobEvent {
  * Speech-to-text under /api/audio (spec 4.11): transcription jobs and the caller's transcriptions for any user,
  * each seeing only their own; local models for admins.
  */
-export function audioRoutes({ db, config, storage, requireUser, requireAdmin, onClose }: Deps): Router {
+export function audioRoutes({ db, config, storage, jobs: queue, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/audio' });
   const incoming = path.join(config.dataDir, 'audio', 'incoming');
   const receive = multipart({ maxFileSize: MAX_AUDIO_BYTES, uploadDir: incoming });
@@ -55,7 +55,7 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[audio]', err);
   };
-  const jobs = new TranscriptionJobs(db, config.dataDir, models, log, storage);
+  const jobs = new TranscriptionJobs(db, config.dataDir, models, log, storage, queue, config.jobLeaseSeconds);
   const startup = jobs.recover().catch(log);
   onClose(async () => {
     await startup;
@@ -131,16 +131,18 @@ export function audioRoutes({ db, config, storage, requireUser, requireAdmin, on
       stream.send(event);
       if (event.type !== 'progress') stream.end();
     };
-    const unsubscribe = jobs.subscribe(id, send);
-    if (unsubscribe) {
-      send({ type: 'progress', job: await jobs.get(userId, id) });
-      stream.signal.addEventListener('abort', unsubscribe, { once: true });
-      return;
-    }
-    // Finished in between, or run by another server on the same database: read the row until it is finished.
+    // While the job runs in this process, every change is sent as it happens; otherwise (waiting in the queue, run
+    // by another node, finished in between) the row is read each POLL_MS until the job runs here or is finished.
     void (async () => {
       let last = '';
       while (!stream.closed) {
+        const unsubscribe = jobs.subscribe(id, send);
+        if (unsubscribe) {
+          stream.signal.addEventListener('abort', unsubscribe, { once: true });
+          const current = await jobs.get(userId, id);
+          send(isFinished(current) ? finalEvent(current) : { type: 'progress', job: current });
+          return;
+        }
         const current = await jobs.get(userId, id).catch(() => undefined);
         if (!current) break;
         if (isFinished(current)) {

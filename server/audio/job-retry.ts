@@ -1,6 +1,6 @@
 // A failed transcription job keeps its recording in the storage (the bucket on a cluster, so any node can retry it)
 // until it is retried: a retry is a new job from the same recording and options, which replaces the failed one in
-// the owner's list. Jobs that failed because the server stopped kept nothing; they answer 409
+// the owner's list. A job whose audio was never stored (it failed as it was received) answers 409
 // `audio.retry_unavailable` and the file must be sent again.
 import crypto from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -16,9 +16,9 @@ import { keys, type Storage } from '../storage/index.js';
 import type { JobOptions } from './jobs.repository.js';
 import type { TranscriptionJobs } from './jobs.service.js';
 
-/** Called as a job fails, before its folder is removed: the upload moves into the storage. Never fails the job. */
-export async function keepFailedRecording(storage: Storage, jobId: number, source: string, log: (err: unknown) => void): Promise<void> {
-  await storage.putFile(keys.failedJobAudio(jobId), source, { move: true }).catch(log);
+/** Called as a job fails, before the job's stored audio is removed: it is copied aside (server-side). Never fails the job. */
+export async function keepFailedRecording(storage: Storage, jobId: number, log: (err: unknown) => void): Promise<void> {
+  await storage.copy(keys.audioJob(jobId), keys.failedJobAudio(jobId)).catch(log);
 }
 
 /** Starts the caller's failed job again as a new job (202 in the route); the failed job and its kept recording go. */

@@ -28,6 +28,7 @@ interface JobRow {
   transcription_id: number | string | null;
   error: string | null;
   runner: string;
+  attempts?: number | string;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -76,10 +77,7 @@ export async function insertJob(db: Db, job: { user_id: number; filename: string
 export type JobChanges = Partial<Pick<TranscriptionJob, 'state' | 'stage' | 'percent' | 'route' | 'transcription_id' | 'error' | 'started_at' | 'finished_at'>>;
 
 export async function updateJob(db: Db, id: number, changes: JobChanges): Promise<void> {
-  const { route, error, ...plain } = changes;
-  await db('audio_jobs')
-    .where({ id })
-    .update({ ...plain, ...(route !== undefined && { route: route && JSON.stringify(route) }), ...(error !== undefined && { error: error && JSON.stringify(error) }) });
+  await db('audio_jobs').where({ id }).update(serialise(changes));
 }
 
 /** Only the owner's: another user's job is not found. */
@@ -94,13 +92,70 @@ export async function listJobs(db: Db, userId: number, filter: { page: number; s
   return paginate(base, filter, (q) => q.select('*').orderBy('id', 'desc'), toJob);
 }
 
-/** Jobs this runner left queued or running when it stopped: they fail with the reason given. Returns their ids. */
-export async function failInterruptedJobs(db: Db, runner: string, error: TranscriptionJobError): Promise<number[]> {
-  const ids = (await db('audio_jobs').where({ runner }).whereIn('state', ['queued', 'running']).pluck('id')).map(Number);
-  if (ids.length) {
-    await db('audio_jobs')
-      .whereIn('id', ids)
-      .update({ state: 'failed', stage: 'finished', error: JSON.stringify(error), finished_at: now() });
-  }
-  return ids;
+const UNFINISHED: TranscriptionJobState[] = ['queued', 'running'];
+
+/** A run's hold on a job: the node and the run's number (audio_jobs.attempts). */
+export interface JobClaim {
+  id: number;
+  runner: string;
+  attempt: number;
+}
+
+export interface ClaimedJob {
+  claim: JobClaim;
+  job: TranscriptionJob;
+  userId: number;
+  options: JobOptions;
+}
+
+const serialise = (changes: JobChanges) => {
+  const { route, error, ...plain } = changes;
+  return { ...plain, ...(route !== undefined && { route: route && JSON.stringify(route) }), ...(error !== undefined && { error: error && JSON.stringify(error) }) };
+};
+
+/**
+ * Takes the job up for a run on `runner`: raises its run count unless it is finished or another run raised it in
+ * between, and puts its progress back to the start. Undefined when the job is gone, finished, or claimed by another.
+ */
+export async function claimJob(db: Db, id: number, runner: string): Promise<ClaimedJob | undefined> {
+  const row = await db<JobRow>('audio_jobs').where({ id }).first();
+  if (!row || !UNFINISHED.includes(row.state)) return undefined;
+  const attempt = toNumber(row.attempts ?? 0) + 1;
+  const reset: JobChanges = { state: 'queued', stage: 'queued', percent: 0 };
+  const won = await db('audio_jobs')
+    .where({ id, attempts: toNumber(row.attempts ?? 0) })
+    .whereIn('state', UNFINISHED)
+    .update({ ...serialise(reset), attempts: attempt, runner });
+  if (!won) return undefined;
+  return { claim: { id, runner, attempt }, job: { ...toJob(row), ...reset }, userId: toNumber(row.user_id), options: parseJson<JobOptions>(row.options, DEFAULT_OPTIONS) };
+}
+
+/** Writes the changes while the claim still holds the unfinished job; false when it does not (cancelled, taken over). */
+export async function updateClaimedJob(db: Db, claim: JobClaim, changes: JobChanges): Promise<boolean> {
+  const count = await db('audio_jobs').where({ id: claim.id, runner: claim.runner, attempts: claim.attempt }).whereIn('state', UNFINISHED).update(serialise(changes));
+  return count > 0;
+}
+
+/** Cancels the unfinished job (from any node); false when it had already finished. */
+export async function cancelJob(db: Db, id: number): Promise<boolean> {
+  const count = await db('audio_jobs').where({ id }).whereIn('state', UNFINISHED).update({ state: 'cancelled', stage: 'finished', finished_at: now() });
+  return count > 0;
+}
+
+/** The state of a job of any user (for a node waiting on it or following it). */
+export async function jobState(db: Db, id: number): Promise<TranscriptionJobState | undefined> {
+  const row = await db<JobRow>('audio_jobs').where({ id }).first('state');
+  return row?.state;
+}
+
+/** Jobs not finished yet, oldest first: at start the laptop takes them up again. */
+export async function unfinishedJobIds(db: Db): Promise<number[]> {
+  return (await db('audio_jobs').whereIn('state', UNFINISHED).orderBy('id').pluck('id')).map(Number);
+}
+
+/** Of these job ids, those whose job is finished or gone (their stored audio can go). */
+export async function endedJobIds(db: Db, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const open = new Set((await db('audio_jobs').whereIn('id', ids).whereIn('state', UNFINISHED).pluck('id')).map(Number));
+  return ids.filter((id) => !open.has(id));
 }

@@ -24,21 +24,23 @@ export interface StoredRecording {
 }
 
 /**
- * Moves (or, for a format browsers do not play, encodes) the transcribed upload into the recordings folder. Keeping
- * the audio never fails a transcription: on any error nothing is kept and null is returned.
+ * Copies (or, for a format browsers do not play, encodes) the transcribed audio into the recordings: `stored` is the
+ * job's object and `file` a local copy of it (for ffmpeg). Keeping the audio never fails a transcription: on any
+ * error nothing is kept and null is returned.
  */
-export async function keepRecording(storage: Storage, source: string, audio: AudioInfo, log: (err: unknown) => void, signal?: AbortSignal): Promise<StoredRecording | null> {
+export async function keepRecording(storage: Storage, stored: { key: string; file: string }, audio: AudioInfo, log: (err: unknown) => void, signal?: AbortSignal): Promise<StoredRecording | null> {
   const playable = cloudFormat(audio.format);
   const recording = `${crypto.randomUUID()}.${playable?.ext ?? 'ogg'}`;
   let encoded: string | undefined;
   try {
     if (playable) {
-      await storage.putFile(keys.recording(recording), source, { move: true, contentType: playable.mime });
+      // A copy inside the store (S3 CopyObject): the bytes do not come back through this node.
+      await storage.copy(stored.key, keys.recording(recording));
     } else {
       // ffmpeg writes a temporary file beside the system's others; the storage takes it from there.
       encoded = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-recording-'));
       const file = path.join(encoded, recording);
-      await encodeForPlayback(source, file, signal);
+      await encodeForPlayback(stored.file, file, signal);
       await storage.putFile(keys.recording(recording), file, { move: true, contentType: 'audio/ogg' });
     }
     return { recording, recording_mime: playable?.mime ?? 'audio/ogg' };

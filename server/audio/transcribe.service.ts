@@ -34,8 +34,13 @@ export interface TranscribeRequest extends AudioInput {
   holdingLocalSlot<T>(work: () => Promise<T>): Promise<T>;
   /** Told which route is being tried. */
   onRoute(route: AudioRouteRef): void;
-  /** Keeps the audio once transcribed (moved out of filePath), or null when it is not kept. */
+  /** Keeps the audio once transcribed, or null when it is not kept. */
   keepRecording?(): Promise<StoredRecording | null>;
+  /**
+   * Stores the transcription through `insert` (in the caller's transaction, beside the job's own update) and returns
+   * its id; throws when the job may no longer store it (cancelled, or taken over by another node). Default: insert.
+   */
+  store?(insert: (db: Db) => Promise<number>): Promise<number>;
   /** Speakers of a mono call: 1–8, or 0 to find out (default 2). */
   speakerCount?: number;
 }
@@ -161,7 +166,8 @@ export async function transcribe(db: Db, req: TranscribeRequest): Promise<Transc
       speech_seconds: transcript.speech_seconds ?? null,
     };
     const kept = (await req.keepRecording?.()) ?? null;
-    const id = await insertTranscription(db, { ...record, user_id: req.userId, recording: kept?.recording ?? null, recording_mime: kept?.recording_mime ?? null });
+    const row = { ...record, user_id: req.userId, recording: kept?.recording ?? null, recording_mime: kept?.recording_mime ?? null };
+    const id = req.store ? await req.store((trx) => insertTranscription(trx, row)) : await insertTranscription(db, row);
     return { id, ...record, has_recording: kept !== null, revision: 1, latest_revision: 1, speaker_names: {}, revised_at: record.created_at };
   }
   const summary = attempts.map((a) => `"${a.route.name}": ${a.error}`).join('; ');

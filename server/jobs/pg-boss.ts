@@ -37,6 +37,8 @@ interface Running {
   id: string;
   abort: AbortController;
   done: Promise<unknown>;
+  /** Set once the handler has returned: its job is complete, not to be handed back. */
+  succeeded?: boolean;
 }
 
 const nodeStopped = () => new Error('the node stopped');
@@ -163,7 +165,9 @@ export class PgBossJobQueue implements JobQueue {
     const entry: Running = { name: kind.name, id: job.id, abort, done };
     this.running.add(entry);
     try {
-      return await done;
+      const value = await done;
+      entry.succeeded = true;
+      return value;
     } finally {
       clearInterval(watch);
       this.running.delete(entry);
@@ -176,8 +180,9 @@ export class PgBossJobQueue implements JobQueue {
     const running = [...this.running];
     for (const job of running) job.abort.abort(nodeStopped());
     await Promise.race([Promise.allSettled(running.map((job) => job.done)), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-    // What is still running hands its lease back at once: another node retries it now, not when the lease runs out.
-    for (const job of this.running) await this.boss.fail(job.name, job.id, { message: 'the node stopped' }).catch(() => undefined);
+    // What was stopped hands its lease back at once: another node retries it now, not when the lease runs out. Also a
+    // handler that gave up within the grace: pg-boss does not await its own fail of it, which stop() can cut off.
+    for (const job of running) if (!job.succeeded) await this.boss.fail(job.name, job.id, { message: 'the node stopped' }).catch(() => undefined);
     await this.boss.stop({ graceful: false, wait: true }).catch(this.options.log);
   }
 }

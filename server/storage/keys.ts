@@ -11,6 +11,10 @@ export const keys = {
   upload: (uploadId: string) => `media/chunks/${segment(uploadId)}/file.part`,
   uploadPrefix: (uploadId: string) => `media/chunks/${segment(uploadId)}/`,
   uploadsPrefix: 'media/chunks/',
+  /** The uploaded audio of a transcription job, kept until the job ends so that any node can run it. */
+  audioJob: (jobId: number) => `audio/jobs/${Number(jobId)}/upload`,
+  audioJobPrefix: (jobId: number) => `audio/jobs/${Number(jobId)}/`,
+  audioJobsPrefix: 'audio/jobs/',
   /** The kept audio of a transcription. */
   recording: (name: string) => `audio/recordings/${segment(name)}`,
   /** An uploaded knowledge pack while its import job runs, on whichever node (removed when the import ends). */
