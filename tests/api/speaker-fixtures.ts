@@ -15,9 +15,16 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
 import { writeTinySpeakerModels } from '../support/tiny-speaker-models.js';
 
-const RECIPE = 'speakers-v1';
+const RECIPE = 'speakers-v2';
 export const MALE_VOICE = 'en-us';
 export const FEMALE_VOICE = 'en+f3';
+/**
+ * espeak-ng's pitch (0–99, default 50) of each voice: the female voice raised, so that the two stay apart in every
+ * codec the tests use (AMR-NB at 8 kHz thins the male voice's fundamental toward the female's band at the default).
+ */
+const PITCH = { male: '50', female: '65' } as const;
+const espeak = (voice: 'male' | 'female', out: string, text: string) =>
+  run('espeak-ng', ['-v', voice === 'male' ? MALE_VOICE : FEMALE_VOICE, '-p', PITCH[voice], '-s', '165', '-w', out, text]);
 
 export interface VoiceTurn {
   voice: 'male' | 'female';
@@ -67,7 +74,7 @@ export async function monoCall(turns: VoiceTurn[] = CALL_TURNS): Promise<MonoCal
     const parts: string[] = [];
     let at = 0;
     for (const [i, turn] of turns.entries()) {
-      run('espeak-ng', ['-v', turn.voice === 'male' ? MALE_VOICE : FEMALE_VOICE, '-s', '165', '-w', f(`raw-${i}.wav`), turn.text]);
+      espeak(turn.voice, f(`raw-${i}.wav`), turn.text);
       run('sox', [f(`raw-${i}.wav`), '-r', '16000', '-c', '1', '-b', '16', f(`turn-${i}.wav`), 'pad', '0', String(TURN_PAUSE)]);
       const length = seconds(f(`turn-${i}.wav`));
       timed.push({ ...turn, start: round(at), end: round(at + length - TURN_PAUSE) });
@@ -90,7 +97,7 @@ export async function voiceSample(voice: 'male' | 'female', text: string): Promi
   const file = path.join(os.tmpdir(), `trainbench-voice-${key}.wav`);
   if (!existsSync(file)) {
     const raw = `${file}.${process.pid}.raw.wav`;
-    run('espeak-ng', ['-v', voice === 'male' ? MALE_VOICE : FEMALE_VOICE, '-s', '165', '-w', raw, text]);
+    espeak(voice, raw, text);
     run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', `${file}.${process.pid}.wav`]);
     await fs.rename(`${file}.${process.pid}.wav`, file);
     await fs.rm(raw, { force: true });
@@ -147,9 +154,9 @@ export interface Segment {
   speaker?: string;
 }
 
-/** The voice whose turn holds most of the segment; undefined when it lies in no turn. */
-export function voiceAt(call: MonoCall, s: Segment): 'male' | 'female' | undefined {
-  const overlap = (t: { start: number; end: number }) => Math.max(0, Math.min(t.end, s.end) - Math.max(t.start, s.start));
+/** The voice whose turn (widened by `margin` seconds each side) holds most of the segment; undefined when it lies in no turn. */
+export function voiceAt(call: MonoCall, s: Segment, margin = 0): 'male' | 'female' | undefined {
+  const overlap = (t: { start: number; end: number }) => Math.max(0, Math.min(t.end + margin, s.end) - Math.max(t.start - margin, s.start));
   const best = [...call.turns].sort((a, b) => overlap(b) - overlap(a))[0]!;
   return overlap(best) > 0 ? best.voice : undefined;
 }
