@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
-import { sendRaw } from '../http/envelope.js';
+import { sendWorkbook } from '../http/xlsx-export.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { CreateBody, ListQuery, ProgressExportQuery, ProgressQuery, UpdateBody } from './assignments.schema.js';
 import {
@@ -60,10 +60,7 @@ export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClos
     const filter = parseQuery(ctx, ProgressExportQuery);
     const { people } = await progressPeople(db, row, clock(), filter);
     const stream = await exportProgress(row.title, people, filter);
-    sendRaw(ctx);
-    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    ctx.set('Content-Disposition', `attachment; filename="${progressFileName(row.id)}"`);
-    ctx.body = stream;
+    sendWorkbook(ctx, stream, progressFileName(row.id));
   });
   router.post('/:id/remind', ...requireAdmin, async (ctx) => {
     ctx.body = await remindNow(db, parseId(ctx.params.id, 'Assignment'));
