@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
+import { nowMs } from '../clock.js';
 import { sendWorkbook } from '../http/xlsx-export.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { CreateBody, ListQuery, ProgressExportQuery, ProgressQuery, UpdateBody } from './assignments.schema.js';
@@ -22,9 +23,9 @@ import { startReminderScan } from './reminders.js';
 
 export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/assignments' });
-  // The tests' clock is a config field no environment variable sets (see AppConfig.testClock).
-  const clock: Clock = config.testClock?.now ?? Date.now;
-  onClose(startReminderScan(db, clock, config.testClock?.scanIntervalMs, (err) => {
+  // The real clock, or the tests' (server/clock.ts).
+  const clock: Clock = nowMs;
+  onClose(startReminderScan(db, clock, config.reminderScanMs, (err) => {
     if (process.env.NODE_ENV !== 'test') console.error('[assignments] reminder scan failed:', err);
   }));
 

@@ -10,7 +10,7 @@ import { appendLog, practiceCards, questionCards, rebuildCards, type NewLogRow }
 import { gradeOfAnswer, toCard, type CardColumns } from './scheduler.js';
 import { schedulerOfSystem } from './review.parameters.js';
 import { queueReviewLogUp } from './review.sync.js';
-import { reviewNow } from './clock.js';
+import { nowDate } from '../clock.js';
 
 /** Appends events, replays their cards and queues the events for the central server. */
 export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]> {
@@ -24,7 +24,7 @@ export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]>
 /** Called by storeSubmits for the submits it stored (in its transaction). */
 export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Promise<void> {
   // The review clock (the submit's own time but for the tests' controllable clock).
-  const at = reviewNow().toISOString();
+  const at = nowDate().toISOString();
   const answers = submits.flatMap(({ session, user, result }) =>
     result.detail.map((d) => ({ session_id: session.id, origin: session.kind, user_id: user.id, question_id: d.question_id, correct: d.is_correct, answer: d.user_answer, at })),
   );
