@@ -11,7 +11,7 @@ import { now } from '../db/time.js';
 import { toNumber } from '../db/rows.js';
 import { readFileHead } from '../file-head.js';
 import { sha256OfFile } from '../storage/index.js';
-import { modelKind } from './speakers/model-kinds.js';
+import { modelKind, modelProblemText } from './speakers/model-kinds.js';
 
 /**
  * The ggml files published with whisper.cpp (its models/README and download-ggml-model.sh point at the
@@ -123,7 +123,7 @@ export async function describeModel(db: Db, model: FoundModel): Promise<AudioMod
   const { kind, problem } = await modelKind(model.path);
   return {
     kind,
-    problem,
+    problem: problem && modelProblemText(problem),
     name: model.name,
     location: model.location,
     size: model.size,
