@@ -16,8 +16,8 @@ import { nowDate } from '../clock.js';
 export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]> {
   if (!rows.length) return [];
   const appended = await appendLog(db, rows);
-  await rebuildCards(db, await schedulerOfSystem(db), rows.map((r) => r.card_id), now());
-  await queueReviewLogUp(db, appended);
+  // Queuing reads the events and their cards' identities, not the cards' state: sent beside the rebuild.
+  await Promise.all([schedulerOfSystem(db).then((scheduler) => rebuildCards(db, scheduler, rows.map((r) => r.card_id), now())), queueReviewLogUp(db, appended)]);
   return appended;
 }
 
