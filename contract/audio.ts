@@ -181,6 +181,28 @@ export type TranscriptionJobEvent =
 export const AudioModelKinds = ['whisper', 'speaker-segmentation', 'speaker-embedding', 'vad'] as const;
 export type AudioModelKind = (typeof AudioModelKinds)[number];
 
+/** Why a model file cannot be used, as a code and its parameters (the interface words it in the reader's language). */
+export type ModelProblem =
+  | { code: 'metadata_lacks'; keys: string }
+  | { code: 'unknown_framework'; framework: string; known: string }
+  | { code: 'no_speaker_metadata' }
+  | { code: 'not_a_model' }
+  | { code: 'unreadable' };
+
+/**
+ * Why speakers cannot be told apart by voice here, as a code and its parameters (the interface words it in the reader's
+ * language; `reason_unavailable` says the same in English). `kind` is the model kind, `parameter` the system parameter
+ * that names the file `model`; `detail` is sherpa-onnx's own message.
+ */
+export type SpeakerProblem =
+  | { code: 'none_installed'; kind: 'speaker-segmentation' | 'speaker-embedding' }
+  | { code: 'named_not_installed'; kind: SpeakerModelKind; model: string; parameter: string }
+  | { code: 'named_wrong_kind'; kind: SpeakerModelKind; model: string; parameter: string; found: AudioModelKind | null; problem: ModelProblem | null }
+  | { code: 'named_unusable'; kind: SpeakerModelKind; model: string; problem: ModelProblem }
+  | { code: 'does_not_load'; detail: string };
+
+export type SpeakerModelKind = Exclude<AudioModelKind, 'whisper'>;
+
 /** A model file found in resources/models or DATA_DIR/models (GET /api/audio/models). */
 export interface AudioModel {
   /** From the file's own content; null for a file that is none of the kinds. */
@@ -228,6 +250,8 @@ export interface SpeakerCapability {
   available: boolean;
   /** In plain words: no speaker models installed, a model that does not load (and why); null when available. */
   reason_unavailable: string | null;
+  /** The same reasons, each as a code and its parameters, in the same order. */
+  problems: SpeakerProblem[];
   segmentation_model: string | null;
   embedding_model: string | null;
   /** The silero VAD model used to find speech before Whisper; null when none is installed. */

@@ -39,10 +39,10 @@ export interface AppConfig {
   /** Where user files live: DATA_DIR (the default) or an S3 bucket (STORAGE=s3, S3_*; docs/storage.md). */
   storage: StorageSettings;
   /**
-   * Tests only, never read from the environment: the clock of assignments (due dates, overdue, reminders) and how
-   * often their reminder scan runs.
+   * Tests only, never read from the environment: how often the assignments' reminder scan runs (a minute by
+   * default). The tests move time itself with the test clock (server/clock.ts).
    */
-  testClock?: { now(): number; scanIntervalMs?: number };
+  reminderScanMs?: number;
   /** How long a node may hold a background job before another takes it over (JOB_LEASE_SECONDS; PostgreSQL). */
   jobLeaseSeconds: number;
   /** How often lost leases are looked for (JOB_MAINTENANCE_SECONDS; PostgreSQL). */

@@ -2,7 +2,8 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
-import { sendRaw } from '../http/envelope.js';
+import { nowMs } from '../clock.js';
+import { sendWorkbook } from '../http/xlsx-export.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { CreateBody, ListQuery, ProgressExportQuery, ProgressQuery, UpdateBody } from './assignments.schema.js';
 import {
@@ -22,9 +23,9 @@ import { startReminderScan } from './reminders.js';
 
 export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/assignments' });
-  // The tests' clock is a config field no environment variable sets (see AppConfig.testClock).
-  const clock: Clock = config.testClock?.now ?? Date.now;
-  onClose(startReminderScan(db, clock, config.testClock?.scanIntervalMs, (err) => {
+  // The real clock, or the tests' (server/clock.ts).
+  const clock: Clock = nowMs;
+  onClose(startReminderScan(db, clock, config.reminderScanMs, (err) => {
     if (process.env.NODE_ENV !== 'test') console.error('[assignments] reminder scan failed:', err);
   }));
 
@@ -60,10 +61,7 @@ export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClos
     const filter = parseQuery(ctx, ProgressExportQuery);
     const { people } = await progressPeople(db, row, clock(), filter);
     const stream = await exportProgress(row.title, people, filter);
-    sendRaw(ctx);
-    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    ctx.set('Content-Disposition', `attachment; filename="${progressFileName(row.id)}"`);
-    ctx.body = stream;
+    sendWorkbook(ctx, stream, progressFileName(row.id));
   });
   router.post('/:id/remind', ...requireAdmin, async (ctx) => {
     ctx.body = await remindNow(db, parseId(ctx.params.id, 'Assignment'));

@@ -24,7 +24,7 @@ import { countsOf } from './progress.js';
 import { assignmentNotice, assignmentReminder, type NoticeSubject, type ReminderKind } from './messages.js';
 import type { CreateInput, UpdateInput } from './assignments.schema.js';
 
-/** Milliseconds since the epoch: Date.now, or the tests' clock. */
+/** Milliseconds since the epoch: the real clock, or the tests' (server/clock.ts). */
 export type Clock = () => number;
 
 const DAY_MS = 24 * 3600_000;

@@ -1,13 +1,13 @@
-// An assignment's progress as an Excel workbook (GET /api/assignments/{id}/progress/export), as the exam records'
-// export does it (exams/records.export.ts): the progress filters, every matching person, streamed out.
-import { PassThrough } from 'node:stream';
+// An assignment's progress as an Excel workbook (GET /api/assignments/{id}/progress/export) through the shared
+// streaming writer (http/xlsx-export.ts): the progress filters, every matching person, streamed out.
+import type { PassThrough } from 'node:stream';
+import { localTime, streamWorkbook, type XlsxColumn } from '../http/xlsx-export.js';
 import type { AssignmentPerson } from '../../contract/assignments.js';
 import type { ProgressExportFilter } from './assignments.schema.js';
 
 type Lang = ProgressExportFilter['lang'];
-type Column = { header: Record<Lang, string>; width: number; value: (p: AssignmentPerson, f: ProgressExportFilter) => string };
+type Column = XlsxColumn<AssignmentPerson, ProgressExportFilter>;
 
-const localTime = (iso: string, offsetMinutes: number) => new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(0, 16).replace('T', ' ');
 const STATUS: Record<Lang, Record<AssignmentPerson['status'], string>> = {
   'zh-CN': { done: '已完成', pending: '未完成', overdue: '已逾期' },
   en: { done: 'done', pending: 'pending', overdue: 'overdue' },
@@ -23,18 +23,6 @@ const COLUMNS: Column[] = [
 
 export const progressFileName = (id: number) => `assignment-${id}-progress-${new Date().toISOString().slice(0, 10)}.xlsx`;
 
-export async function exportProgress(title: string, people: AssignmentPerson[], filter: ProgressExportFilter): Promise<PassThrough> {
-  const { default: Excel } = await import('exceljs');
-  const out = new PassThrough();
-  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  const sheet = workbook.addWorksheet((title || (filter.lang === 'en' ? 'Progress' : '完成情况')).replace(/[\\/?*[\]:]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.header[filter.lang], width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  const fill = async () => {
-    for (const person of people) sheet.addRow(COLUMNS.map((c) => c.value(person, filter))).commit();
-    sheet.commit();
-    await workbook.commit();
-  };
-  fill().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
+export function exportProgress(title: string, people: AssignmentPerson[], filter: ProgressExportFilter): Promise<PassThrough> {
+  return streamWorkbook(title || (filter.lang === 'en' ? 'Progress' : '完成情况'), COLUMNS, filter, people);
 }

@@ -64,7 +64,7 @@ export async function scanAssignments(db: Knex, nowMs: number): Promise<number> 
 
 const SCAN_MS = 60_000;
 
-/** Runs the scan now and then every minute (the tests' clock may ask for a shorter interval); one pass at a time. */
+/** Runs the scan now and then every minute (tests may ask for a shorter interval: AppConfig.reminderScanMs); one pass at a time. */
 export function startReminderScan(db: Knex, clock: Clock, intervalMs = SCAN_MS, onError: (err: unknown) => void = () => {}): () => Promise<void> {
   let stopped = false;
   let pass: Promise<unknown> = Promise.resolve();

@@ -13,7 +13,7 @@ import { completeUploadFor, openUploadSession, type UploadSessionRow } from '../
 import type { MediaStore } from '../media/media.store.js';
 import { sha256OfFile } from '../storage/index.js';
 import { cachedSha256, describeModel, findModels, hasGgmlMagic, modelFile, MODEL_NAME, type FoundModel, type LocalModel, type ModelDirs } from './models.js';
-import { modelKind } from './speakers/model-kinds.js';
+import { modelKind, modelProblemText } from './speakers/model-kinds.js';
 
 /** One kind of model file in the model folders. */
 export interface ModelShelf<M> {
@@ -33,8 +33,8 @@ export const speechShelf: ModelShelf<AudioModel> = {
   invalid: async (file, name) => {
     if (name.endsWith('.bin')) return (await hasGgmlMagic(file)) ? undefined : `${name} is not a ggml Whisper model (it does not start with the ggml magic number)`;
     const { kind, problem } = await modelKind(file);
-    if (kind === null || kind === 'whisper') return `${name} is not a speaker-segmentation, speaker-embedding or silero VAD model: ${problem ?? 'a Whisper model must be named *.bin'}`;
-    return problem ? `${name} cannot be used as a ${kind} model: ${problem}` : undefined;
+    if (kind === null || kind === 'whisper') return `${name} is not a speaker-segmentation, speaker-embedding or silero VAD model: ${problem ? modelProblemText(problem) : 'a Whisper model must be named *.bin'}`;
+    return problem ? `${name} cannot be used as a ${kind} model: ${modelProblemText(problem)}` : undefined;
   },
   describe: describeModel,
   completeUrl: (uploadId) => `/api/audio/models/uploads/${uploadId}/complete`,

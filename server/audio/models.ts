@@ -13,7 +13,7 @@ import { now } from '../db/time.js';
 import { toNumber } from '../db/rows.js';
 import { readFileHead } from '../file-head.js';
 import { sha256OfFile } from '../storage/index.js';
-import { modelKind } from './speakers/model-kinds.js';
+import { modelKind, modelProblemText } from './speakers/model-kinds.js';
 import type { ModelStore, StoredModel } from './model-store.js';
 
 /**
@@ -159,7 +159,7 @@ export async function describeModel(db: Db, model: LocalModel): Promise<AudioMod
   const { kind, problem } = await modelKind(model.path);
   return {
     kind,
-    problem,
+    problem: problem && modelProblemText(problem),
     name: model.name,
     location: model.location,
     size: model.size,

@@ -3,8 +3,8 @@ import type { Context, Next } from 'koa';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { AppError } from '../http/errors.js';
-import { sendRaw } from '../http/envelope.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
+import { sendWorkbook } from '../http/xlsx-export.js';
 import { findCachedUserRow } from '../users/users.repository.js';
 import { sendRecording } from '../audio/recordings.js';
 import { onTranscribed } from '../audio/transcription-events.js';
@@ -59,10 +59,7 @@ export function complianceRoutes({ db, storage, secrets, requireUser, requireAdm
   });
   router.get('/inspections/export', ...requireAdmin, async (ctx) => {
     const stream = await exportInspections(db, parseQuery(ctx, InspectionExportQuery));
-    sendRaw(ctx);
-    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    ctx.set('Content-Disposition', `attachment; filename="${exportFileName()}"`);
-    ctx.body = stream;
+    sendWorkbook(ctx, stream, exportFileName());
   });
   router.get('/inspections/:id', requireUser, async (ctx) => {
     ctx.body = await readInspection(db, links, reader(ctx), parseId(ctx.params.id, 'Inspection'));

@@ -1,17 +1,13 @@
 // Inspections as an Excel workbook (GET /api/compliance/inspections/export): the list's filters, newest first, read
 // a page at a time and streamed out as the rows are written (as the exam records export).
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import type { Db } from '../db/knex.js';
+import { localTime, pagedRows, streamWorkbook, type XlsxColumn } from '../http/xlsx-export.js';
 import type { InspectionSummary } from '../../contract/compliance.js';
 import type { InspectionExportInput } from './compliance.schema.js';
 import { inspectionRowsNewestFirst } from './compliance.repository.js';
 
-const READ_PAGE = 1000;
-
-type Lang = InspectionExportInput['lang'];
-type Column = { header: Record<Lang, string>; width: number; value: (r: InspectionSummary, f: InspectionExportInput) => string | number };
-
-const localTime = (iso: string, offsetMinutes: number) => new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+type Column = XlsxColumn<InspectionSummary, InspectionExportInput>;
 
 const COLUMNS: Column[] = [
   { header: { 'zh-CN': '编号', en: 'Id' }, width: 8, value: (r) => r.id },
@@ -29,22 +25,7 @@ const COLUMNS: Column[] = [
 
 export const exportFileName = () => `compliance-inspections-${new Date().toISOString().slice(0, 10)}.xlsx`;
 
-export async function exportInspections(db: Db, filter: InspectionExportInput): Promise<PassThrough> {
-  const { default: Excel } = await import('exceljs');
-  const out = new PassThrough();
-  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  const sheet = workbook.addWorksheet(filter.lang === 'en' ? 'Inspections' : '合规质检', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.header[filter.lang], width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  const fill = async () => {
-    for (let page = 1; ; page++) {
-      const rows = await inspectionRowsNewestFirst(db, filter, { page, size: READ_PAGE });
-      for (const row of rows) sheet.addRow(COLUMNS.map((c) => c.value(row, filter))).commit();
-      if (rows.length < READ_PAGE) break;
-    }
-    sheet.commit();
-    await workbook.commit();
-  };
-  fill().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
+export function exportInspections(db: Db, filter: InspectionExportInput): Promise<PassThrough> {
+  const rows = pagedRows((paging) => inspectionRowsNewestFirst(db, filter, paging));
+  return streamWorkbook(filter.lang === 'en' ? 'Inspections' : '合规质检', COLUMNS, filter, rows);
 }

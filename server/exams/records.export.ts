@@ -1,16 +1,14 @@
 // Everyone's exam records as an Excel workbook (GET /api/system/exam-records/export): the list's filters, every
 // matching record newest first, read a page at a time and streamed out as the rows are written.
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import type { Db } from '../db/knex.js';
+import { localTime, pagedRows, streamWorkbook, type XlsxColumn } from '../http/xlsx-export.js';
 import type { ExamRecord } from '../../contract/exams.js';
 import type { ExportFilter } from './exams.schema.js';
 import { recordRowsNewestFirst } from './records.repository.js';
 
-const READ_PAGE = 1000;
+type Column = XlsxColumn<ExamRecord, ExportFilter>;
 
-type Column = { header: Record<ExportFilter['lang'], string>; width: number; value: (r: ExamRecord, f: ExportFilter) => string | number };
-
-const localTime = (iso: string, offsetMinutes: number) => new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(0, 16).replace('T', ' ');
 const yesNo = (value: boolean, lang: ExportFilter['lang']) => (lang === 'en' ? (value ? 'yes' : 'no') : value ? '是' : '否');
 
 const COLUMNS: Column[] = [
@@ -32,23 +30,7 @@ const COLUMNS: Column[] = [
 export const exportFileName = () => `exam-records-${new Date().toISOString().slice(0, 10)}.xlsx`;
 
 /** The workbook as a stream; rows are added while it is being read. A failure part-way ends the stream with the error. */
-export async function exportRecords(db: Db, filter: ExportFilter): Promise<PassThrough> {
-  // exceljs weighs tens of MB: loaded on the first export, not at start-up.
-  const { default: Excel } = await import('exceljs');
-  const out = new PassThrough();
-  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  const sheet = workbook.addWorksheet(filter.lang === 'en' ? 'Exam records' : '考试记录', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.header[filter.lang], width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  const fill = async () => {
-    for (let page = 1; ; page++) {
-      const records = await recordRowsNewestFirst(db, filter, { page, size: READ_PAGE });
-      for (const record of records) sheet.addRow(COLUMNS.map((c) => c.value(record, filter))).commit();
-      if (records.length < READ_PAGE) break;
-    }
-    sheet.commit();
-    await workbook.commit();
-  };
-  fill().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
+export function exportRecords(db: Db, filter: ExportFilter): Promise<PassThrough> {
+  const records = pagedRows((paging) => recordRowsNewestFirst(db, filter, paging));
+  return streamWorkbook(filter.lang === 'en' ? 'Exam records' : '考试记录', COLUMNS, filter, records);
 }

@@ -2,7 +2,8 @@
 import Router from '@koa/router';
 import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
-import { bufferSource, sendDownload, sendFile } from '../http/file-response.js';
+import { bufferSource, sendFile } from '../http/file-response.js';
+import { sendWorkbook } from '../http/xlsx-export.js';
 import { parseId, parseQuery } from '../http/validate.js';
 import { AdminRecordQuery, ExportQuery, NotTakenQuery, StatsQuery } from './exams.schema.js';
 import { exportFileName, exportRecords } from './records.export.js';
@@ -44,7 +45,7 @@ export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
   });
   router.get('/export', ...requireAdmin, async (ctx) => {
     const stream = await exportRecords(db, parseQuery(ctx, ExportQuery));
-    sendDownload(ctx, stream, { filename: exportFileName(), mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    sendWorkbook(ctx, stream, exportFileName());
   });
   router.get('/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.id));

@@ -81,8 +81,8 @@ export async function storeSubmits(db: Db, submits: GradedSubmit[]): Promise<(Su
     })),
   );
   const winners = [...firstOfSession.values()].filter((s) => consumed.has(s.session.id));
-  const formal = await storeConsumed(db, winners);
-  await reviewEventsOfSubmits(db, winners);
+  // The review events need nothing the records write (nor the reverse): both are sent together, as in storeConsumed.
+  const [formal] = await Promise.all([storeConsumed(db, winners), reviewEventsOfSubmits(db, winners)]);
   const winning = new Set(winners);
   return submits.map((s) => (winning.has(s) ? (formal.get(s) ?? s.result) : undefined));
 }

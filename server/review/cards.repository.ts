@@ -6,7 +6,7 @@ import { insertJsonRows, jsonRows, type Columns } from '../db/json-rows.js';
 import { derivedUuid } from '../sync/branch/state-outbox.js';
 import { gidMap } from '../sync/entities.js';
 import type { CardKind, PracticePrompt } from '../../contract/review.js';
-import { replay, toColumns, type CardColumns, type LoggedReview } from './scheduler.js';
+import { replayAggregated, toColumns, type CardColumns } from './scheduler.js';
 import { reviewQueueChanged } from './queue-cache.js';
 
 export interface CardRow extends CardColumns {
@@ -145,49 +145,38 @@ const UPDATE_COLUMNS: Columns<CardUpdate> = [
 ];
 
 /**
- * Each card's log in replay order (time, then gid), by card id: one row per card whose events come as one string
- * (`<rating><reviewed_at>,…`, ordered by the database; string_agg with ORDER BY on both SQLite ≥ 3.44 and
- * PostgreSQL). A person's 50,000 events are 5,000 short strings rather than 50,000 rows of objects to build.
+ * A chunk of cards with what their rebuild needs: the stored state, when each was made, and its log in replay order
+ * (time, then gid) as one string of `<rating><reviewed_at>` events joined by commas, aggregated by the database from
+ * the covering index (string_agg with ORDER BY on both SQLite ≥ 3.44 and PostgreSQL). One statement and one row per
+ * card: a person's 50,000 events are 5,000 short strings rather than 50,000 rows of objects to build.
  */
-export async function logsOf(db: Db, cardIds: number[]): Promise<Map<number, LoggedReview[]>> {
-  const logs = new Map<number, LoggedReview[]>(cardIds.map((id) => [id, []]));
-  for (let i = 0; i < cardIds.length; i += 500) {
-    for (const [id, log] of await logChunk(db, cardIds.slice(i, i + 500))) logs.set(id, log);
-  }
-  return logs;
-}
-
-async function logChunk(db: Db, ids: number[]): Promise<Map<number, LoggedReview[]>> {
-  const rows = (await db('review_log')
-    .whereIn('card_id', ids)
-    .groupBy('card_id')
-    .select('card_id', db.raw("string_agg(CAST(rating AS text) || reviewed_at, ',' ORDER BY reviewed_at, gid) AS log"))) as { card_id: number; log: string }[];
-  const logs = new Map<number, LoggedReview[]>();
-  for (const row of rows) logs.set(Number(row.card_id), row.log.split(',').map((e) => ({ rating: e.charCodeAt(0) - 48, reviewed_at: e.slice(1) })));
-  return logs;
+function cardsWithLogs(db: Db, ids: number[]): Promise<(CardColumns & { id: number; created_at: string; log: string | null })[]> {
+  const log = db('review_log as l')
+    .whereRaw('l.card_id = c.id')
+    .select(db.raw("string_agg(CAST(l.rating AS text) || l.reviewed_at, ',' ORDER BY l.reviewed_at, l.gid)"));
+  return db('review_cards as c')
+    .whereIn('c.id', ids)
+    .select('c.id', 'c.created_at', ...STATE_COLUMNS.map((column) => `c.${column}`), log.as('log'));
 }
 
 /**
  * Rebuilds the cards from their logs (replayed in time order with ts-fsrs) and stores those whose state changed, 500
  * cards a statement (an unchanged card is not written: no write, and no change for the laptops to pull). A card with
- * no review is new and due when it was made (or at its earliest event). The next 500 cards' logs are read while these
- * are replayed (the database works on its own thread meanwhile).
+ * no review is new and due when it was made (or at its earliest event). The next chunk of cards is read while these
+ * are replayed (the database works on its own thread meanwhile); the first chunk is small, so that replaying starts
+ * soon.
  */
 export async function rebuildCards(db: Db, scheduler: FSRS, cardIds: number[], at: string): Promise<void> {
   const ids = [...new Set(cardIds)];
   const chunks: number[][] = [];
-  for (let i = 0; i < ids.length; i += 500) chunks.push(ids.slice(i, i + 500));
-  const read = (chunk: number[]) =>
-    Promise.all([logChunk(db, chunk), db('review_cards').whereIn('id', chunk).select('id', 'created_at', ...STATE_COLUMNS) as Promise<(CardColumns & { id: number; created_at: string })[]>]);
-  let next = chunks.length ? read(chunks[0]!) : undefined;
+  for (let i = 0, size = FIRST_CHUNK; i < ids.length; i += size, size = CHUNK) chunks.push(ids.slice(i, i + size));
+  let next = chunks.length ? cardsWithLogs(db, chunks[0]!) : undefined;
   const writes: Promise<void>[] = [];
   for (let c = 0; c < chunks.length; c++) {
-    const [logs, made] = await next!;
-    next = c + 1 < chunks.length ? read(chunks[c + 1]!) : undefined;
-    const updates = made.flatMap((stored): CardUpdate[] => {
-      const log = logs.get(Number(stored.id)) ?? [];
-      const first = log.reduce((min, r) => (r.reviewed_at < min ? r.reviewed_at : min), stored.created_at);
-      const state = toColumns(replay(scheduler, first, log));
+    const cards = await next!;
+    next = c + 1 < chunks.length ? cardsWithLogs(db, chunks[c + 1]!) : undefined;
+    const updates = cards.flatMap((stored): CardUpdate[] => {
+      const state = toColumns(replayAggregated(scheduler, stored.created_at, stored.log));
       return STATE_COLUMNS.every((column) => sameValue(state[column], stored[column])) ? [] : [{ id: Number(stored.id), ...state, updated_at: at }];
     });
     writes.push(updateCards(db, updates));
@@ -195,6 +184,9 @@ export async function rebuildCards(db: Db, scheduler: FSRS, cardIds: number[], a
   await Promise.all(writes);
   if (ids.length) reviewQueueChanged(db);
 }
+
+const FIRST_CHUNK = 100;
+const CHUNK = 500;
 
 async function updateCards(db: Db, updates: CardUpdate[]): Promise<void> {
   if (!updates.length) return;

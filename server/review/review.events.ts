@@ -10,21 +10,21 @@ import { appendLog, practiceCards, questionCards, rebuildCards, type NewLogRow }
 import { gradeOfAnswer, toCard, type CardColumns } from './scheduler.js';
 import { schedulerOfSystem } from './review.parameters.js';
 import { queueReviewLogUp } from './review.sync.js';
-import { reviewNow } from './clock.js';
+import { nowDate } from '../clock.js';
 
 /** Appends events, replays their cards and queues the events for the central server. */
 export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]> {
   if (!rows.length) return [];
   const appended = await appendLog(db, rows);
-  await rebuildCards(db, await schedulerOfSystem(db), rows.map((r) => r.card_id), now());
-  await queueReviewLogUp(db, appended);
+  // Queuing reads the events and their cards' identities, not the cards' state: sent beside the rebuild.
+  await Promise.all([schedulerOfSystem(db).then((scheduler) => rebuildCards(db, scheduler, rows.map((r) => r.card_id), now())), queueReviewLogUp(db, appended)]);
   return appended;
 }
 
 /** Called by storeSubmits for the submits it stored (in its transaction). */
 export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Promise<void> {
   // The review clock (the submit's own time but for the tests' controllable clock).
-  const at = reviewNow().toISOString();
+  const at = nowDate().toISOString();
   const answers = submits.flatMap(({ session, user, result }) =>
     result.detail.map((d) => ({ session_id: session.id, origin: session.kind, user_id: user.id, question_id: d.question_id, correct: d.is_correct, answer: d.user_answer, at })),
   );

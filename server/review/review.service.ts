@@ -15,7 +15,7 @@ import { findCard, type CardRow } from './cards.repository.js';
 import { cardState, GRADE_OF, gradeOfAnswer, ratingName, recallOf, toCard, type CardColumns } from './scheduler.js';
 import { dailyLimitOf, schedulerOfSystem } from './review.parameters.js';
 import { recordEvents } from './review.events.js';
-import { reviewNow } from './clock.js';
+import { nowDate } from '../clock.js';
 import { cachedQueue } from './queue-cache.js';
 import type { AnswerInput } from './review.schema.js';
 
@@ -41,7 +41,7 @@ const reviewable = (db: Db, userId: number) =>
 type QueueRow = CardColumns & { id: number; kind: 'question' | 'practice'; question_id: number | null; prompt: string | null; type: QuestionType | null; stem: string | null; options: string | null };
 
 export async function reviewQueue(db: Db, user: User): Promise<ReviewQueue> {
-  const at = reviewNow();
+  const at = nowDate();
   return cachedQueue(db, user.id, at, () => readQueue(db, user, at));
 }
 
@@ -104,7 +104,7 @@ export async function cardSummary(db: Db, user: User, cardId: number): Promise<C
     question_id: card.question_id,
     title: question?.stem ?? prompt?.title ?? '',
     domain: question?.domain ?? null,
-    retrievability: recallOf(await schedulerOfSystem(db), card, reviewNow()),
+    retrievability: recallOf(await schedulerOfSystem(db), card, nowDate()),
   };
 }
 
@@ -116,7 +116,7 @@ export async function answerCard(db: Db, user: User, input: AnswerInput): Promis
   const card = await findCard(db, input.card_id);
   // Reviews are one's own, admins included: nobody answers for another person.
   if (!card || card.user_id !== user.id) throw notFound('Review card');
-  const at = reviewNow();
+  const at = nowDate();
   let result: Omit<ReviewAnswerResult, 'card' | 'rating'>;
   let rating: number;
   if (card.kind === 'question') {
@@ -146,7 +146,7 @@ export async function answerCard(db: Db, user: User, input: AnswerInput): Promis
 
 /** "按遗忘曲线组卷": a self-test of the person's due question cards (most overdue first), graded like any self-test. */
 export async function startDueSelfTest(db: Db, user: User, limit?: number): Promise<StartedExam> {
-  const at = reviewNow().toISOString();
+  const at = nowDate().toISOString();
   const count = limit ?? (await dailyLimitOf(db));
   const ids = (await reviewable(db, user.id).whereNotNull('c.question_id').where('c.due', '<=', at).orderBy('c.due', 'asc').limit(count).pluck('c.question_id')).map(Number);
   if (!ids.length) throw new AppError(409, ReviewErrorCode.nothingDue, 'No question is due for review');

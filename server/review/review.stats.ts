@@ -5,7 +5,7 @@ import type { ReviewStats } from '../../contract/review.js';
 import { toBool } from '../db/rows.js';
 import { recallOf, type CardColumns } from './scheduler.js';
 import { schedulerOfSystem } from './review.parameters.js';
-import { reviewNow } from './clock.js';
+import { nowDate } from '../clock.js';
 import { SESSION_ORIGINS, startOfDay } from './review.service.js';
 import type { StatsFilter } from './review.schema.js';
 
@@ -26,7 +26,7 @@ function weakest<K>(cards: { key: K; recall: number }[], describe: (key: K, coun
 }
 
 export async function reviewStats(db: Db, filter: StatsFilter): Promise<ReviewStats> {
-  const at = reviewNow();
+  const at = nowDate();
   const scheduler = await schedulerOfSystem(db);
   const cards = db('review_cards as c')
     .join('users as u', 'u.id', 'c.user_id')

@@ -57,6 +57,65 @@ export function replay(scheduler: FSRS, createdAt: string, log: LoggedReview[]):
   return card;
 }
 
+const digits = (s: string, at: number, count: number): number => {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    value = value * 10 + d;
+  }
+  return value;
+};
+
+/**
+ * The instant at `at` in `s` when it has the stored shape (`YYYY-MM-DDTHH:MM:SS.sssZ`, db/time.ts), read digit by
+ * digit (a replay reads one per event, without cutting it out of the log string); the same value `new Date` gives.
+ * NaN when the punctuation is not that shape's.
+ */
+function storedInstantAt(s: string, at: number): number {
+  if (s.charCodeAt(at + 4) !== 45 || s.charCodeAt(at + 7) !== 45 || s.charCodeAt(at + 10) !== 84 || s.charCodeAt(at + 13) !== 58 || s.charCodeAt(at + 16) !== 58 || s.charCodeAt(at + 19) !== 46 || s.charCodeAt(at + 23) !== 90) return NaN;
+  const [year, month, day] = [digits(s, at, 4), digits(s, at + 5, 2), digits(s, at + 8, 2)];
+  const [hour, minute, second, ms] = [digits(s, at + 11, 2), digits(s, at + 14, 2), digits(s, at + 17, 2), digits(s, at + 20, 3)];
+  // Where Date.UTC and the Date parser could disagree (the ends of months, hour 24, out of range), the parser decides.
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || second > 59 || Number.isNaN(ms)) return Date.parse(s.slice(at, at + 24));
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+const STORED_EVENT = 25; // the rating digit, then the instant
+
+/**
+ * `replay` of a card made at `createdAt` (or at its earliest event, when earlier) from its log as the database
+ * aggregates it: `<rating><reviewed_at>` events joined by commas, in log order (time, then gid). The string is read in
+ * place, with no event objects; a log in any other shape or order goes through `replay` as before.
+ */
+export function replayAggregated(scheduler: FSRS, createdAt: string, log: string | null): Card {
+  const created = createdAt.length === 24 ? storedInstantAt(createdAt, 0) : NaN;
+  const times: number[] = [];
+  const ratings: number[] = [];
+  for (let start = 0; log && start < log.length; ) {
+    const comma = log.indexOf(',', start);
+    const end = comma === -1 ? log.length : comma;
+    const at = end - start === STORED_EVENT ? storedInstantAt(log, start + 1) : NaN;
+    if (Number.isNaN(at) || Number.isNaN(created) || at < (times[times.length - 1] ?? at)) return replayParsed(scheduler, createdAt, log);
+    times.push(at);
+    ratings.push(log.charCodeAt(start) - 48);
+    start = end + 1;
+  }
+  let card = createEmptyCard(new Date(times.length && times[0]! < created ? times[0]! : created));
+  for (let i = 0; i < times.length; i++) {
+    const rating = ratings[i]!;
+    if (rating >= Rating.Again && rating <= Rating.Easy) card = scheduler.next(card, new Date(times[i]!), rating as Grade).card;
+  }
+  return card;
+}
+
+/** The general path of replayAggregated: the events parsed into objects, the earliest found by comparing strings. */
+function replayParsed(scheduler: FSRS, createdAt: string, log: string | null): Card {
+  const events: LoggedReview[] = log ? log.split(',').map((e) => ({ rating: e.charCodeAt(0) - 48, reviewed_at: e.slice(1) })) : [];
+  const first = events.reduce((min, r) => (r.reviewed_at < min ? r.reviewed_at : min), createdAt);
+  return replay(scheduler, first, events);
+}
+
 /** A card's stored columns. */
 export interface CardColumns {
   due: string;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { startTestServer, usingPostgres, type TestServer } from '../support/server.js';
 import { startServer } from '../../server/start.js';
 import { ApiClient } from '../support/client.js';
+import { TestClock } from '../support/test-clock.js';
 import { until } from '../support/until.js';
 import type { Assignment, AssignmentProgress, MyAssignment } from '../../contract/assignments.js';
 import type { Notification } from '../../contract/notifications.js';
@@ -17,19 +18,23 @@ import type { Question } from '../../contract/exams.js';
 import { addPaper, addQuestions, allRight, answerSheet, start, submit, uniqueDomain } from './exams-fixtures.js';
 
 const DAY = 24 * 3600_000;
-let clock = Date.now();
+let clock: TestClock;
 const SCAN_MS = 40;
 let ts: TestServer;
 let bank: Question[];
 let paperId: number;
 
 before(async () => {
-  ts = await startTestServer({ testClock: { now: () => clock, scanIntervalMs: SCAN_MS } });
+  clock = TestClock.start(Date.now());
+  ts = await startTestServer({ reminderScanMs: SCAN_MS });
   const domain = uniqueDomain('assign');
   bank = await addQuestions(ts, domain, 3);
   paperId = (await addPaper(ts, { name: '第三季度合规考试', domain, question_count: 3 })).id;
 });
-after(() => ts.close());
+after(async () => {
+  await ts.close();
+  clock.stop();
+});
 
 const admin = () => ({ token: ts.adminToken });
 const unique = (label: string) => `${label}-${crypto.randomBytes(3).toString('hex')}`;
@@ -51,7 +56,7 @@ async function course(title = unique('课程')): Promise<number> {
 }
 
 async function assign(body: Record<string, unknown>): Promise<Assignment> {
-  const res = await ts.api.post('/api/assignments', { ...admin(), body: { item: { type: 'exam', id: paperId }, due_at: new Date(clock + 5 * DAY).toISOString(), ...body } });
+  const res = await ts.api.post('/api/assignments', { ...admin(), body: { item: { type: 'exam', id: paperId }, due_at: new Date(clock.ms + 5 * DAY).toISOString(), ...body } });
   assert.equal(res.status, 201, res.text);
   return res.body.data;
 }
@@ -100,7 +105,7 @@ describe('assignments: access and validation', () => {
 
   test('unknown items and targets, empty targets and bad dates are refused with their codes', async () => {
     const someone = await ts.user();
-    const due = new Date(clock + DAY).toISOString();
+    const due = new Date(clock.ms + DAY).toISOString();
     const post = (body: Record<string, unknown>) => ts.api.post('/api/assignments', { ...admin(), body: { item: { type: 'exam', id: paperId }, target: { user_ids: [someone.id] }, due_at: due, ...body } });
     const expect = async (body: Record<string, unknown>, status: number, code: string) => {
       const res = await post(body);
@@ -115,8 +120,8 @@ describe('assignments: access and validation', () => {
     await expect({ target: { department_ids: [999_999] } }, 400, 'assignment.target_not_found');
     await expect({ target: { user_ids: [someone.id, 999_998] } }, 400, 'assignment.target_not_found');
     await expect({ target: {} }, 400, 'assignment.empty_target');
-    await expect({ due_at: new Date(clock - 60_000).toISOString() }, 400, 'assignment.due_in_past');
-    await expect({ starts_at: new Date(clock + 2 * DAY).toISOString() }, 400, 'assignment.due_before_start');
+    await expect({ due_at: new Date(clock.ms - 60_000).toISOString() }, 400, 'assignment.due_in_past');
+    await expect({ starts_at: new Date(clock.ms + 2 * DAY).toISOString() }, 400, 'assignment.due_before_start');
     await expect({ due_at: '2026-13-45' }, 400, 'validation_failed');
     await expect({ item: { type: 'video', id: 1 } }, 400, 'validation_failed');
     await expect({ extra: true }, 400, 'validation_failed');
@@ -194,19 +199,19 @@ describe('assignments: rule targets, completion, overdue', () => {
     assert.equal((await ts.api.get(`/api/assignments/${a.id}/progress?status=late`, admin())).status, 400);
 
     // Past the due date the ones not done are overdue, and listed first in their own list.
-    clock += 6 * DAY;
+    clock.advance(6 * DAY);
     try {
       p = await progress(a.id);
       assert.deepEqual([p.assigned, p.completed, p.overdue], [4, 1, 3]);
       assert.ok(p.people.filter((x) => x.user_id !== inPosition.id).every((x) => x.status === 'overdue'));
       assert.equal((await progress(a.id, '?status=overdue')).total, 3);
-      const later = await assign({ target: { user_ids: [named.id] }, due_at: new Date(clock + 3 * DAY).toISOString() });
+      const later = await assign({ target: { user_ids: [named.id] }, due_at: new Date(clock.ms + 3 * DAY).toISOString() });
       const list = await mine(named.token);
       assert.deepEqual(list.map((m) => [m.id, m.status]), [[a.id, 'overdue'], [later.id, 'pending']]);
       const listed = ((await ts.api.get('/api/assignments', admin())).body.data as Assignment[]).find((x) => x.id === a.id)!;
       assert.deepEqual([listed.assigned, listed.completed, listed.overdue], [4, 1, 3]);
     } finally {
-      clock -= 6 * DAY;
+      clock.advance(-6 * DAY);
     }
   });
 
@@ -227,20 +232,20 @@ describe('assignments: rule targets, completion, overdue', () => {
 
   test('edit and delete; a start date in the future holds the notice and hides it from the trainee', async () => {
     const [x, y] = [await ts.user(), await ts.user()];
-    const a = await assign({ title: unique('未来任务'), target: { user_ids: [x.id] }, starts_at: new Date(clock + DAY).toISOString() });
+    const a = await assign({ title: unique('未来任务'), target: { user_ids: [x.id] }, starts_at: new Date(clock.ms + DAY).toISOString() });
     assert.deepEqual(await mine(x.token), []);
     assert.equal((await notices(x.token, a.title)).length, 0);
     const edited = await ts.api.put(`/api/assignments/${a.id}`, { ...admin(), body: { target: { user_ids: [x.id, y.id] }, title: `${a.title}（改）` } });
     assert.equal(edited.status, 200, edited.text);
     assert.equal(edited.body.data.title, `${a.title}（改）`);
     assert.equal(edited.body.data.assigned, 2);
-    assert.equal((await ts.api.put(`/api/assignments/${a.id}`, { ...admin(), body: { due_at: new Date(clock - DAY).toISOString() } })).body.error, 'assignment.due_in_past');
-    clock += DAY + 60_000;
+    assert.equal((await ts.api.put(`/api/assignments/${a.id}`, { ...admin(), body: { due_at: new Date(clock.ms - DAY).toISOString() } })).body.error, 'assignment.due_in_past');
+    clock.advance(DAY + 60_000);
     try {
       await until(async () => (await notices(y.token, a.title)).length === 1, 'the notice once the assignment starts');
       assert.deepEqual((await mine(x.token)).map((m) => m.id), [a.id]);
     } finally {
-      clock -= DAY + 60_000;
+      clock.advance(-(DAY + 60_000));
     }
     const removed = await ts.api.delete(`/api/assignments/${a.id}`, admin());
     assert.equal(removed.status, 200);
@@ -282,14 +287,14 @@ describe('assignments: rule targets, completion, overdue', () => {
 describe('assignments: scheduled reminders', () => {
   /** Noon, `days` days from the clock's day, on the server's clock (the due-day reminder starts at that day's midnight). */
   const noonIn = (days: number) => {
-    const d = new Date(clock + days * DAY);
+    const d = new Date(clock.ms + days * DAY);
     d.setHours(12, 0, 0, 0);
     return d.getTime();
   };
   const settle = () => new Promise((r) => setTimeout(r, SCAN_MS * 6));
 
   test('one reminder before the due date and one on the day, each once, also across a restart; none for those done', async () => {
-    const saved = clock;
+    const saved = clock.ms;
     try {
       const [slow, quick] = [await ts.user(), await ts.user()];
       const due = noonIn(5);
@@ -300,7 +305,7 @@ describe('assignments: scheduled reminders', () => {
       await settle();
       assert.equal((await before()).length, 0);
 
-      clock = due - 2 * DAY + 60_000; // the default: two days before
+      clock.set(due - 2 * DAY + 60_000); // the default: two days before
       await until(async () => (await before()).length === 1, 'the reminder two days before');
       await settle();
       assert.equal((await before()).length, 1);
@@ -312,7 +317,7 @@ describe('assignments: scheduled reminders', () => {
 
       const dayStart = new Date(due);
       dayStart.setHours(0, 0, 0, 0);
-      clock = dayStart.getTime() + 60_000;
+      clock.set(dayStart.getTime() + 60_000);
       await until(async () => (await today()).length === 1, 'the reminder on the due day');
       await settle();
       await ts.restart();
@@ -321,31 +326,31 @@ describe('assignments: scheduled reminders', () => {
       assert.equal((await before()).length, 1);
       assert.equal((await notices(quick.token, `今天截止：${a.title}`)).length, 0);
     } finally {
-      clock = saved;
+      clock.set(saved);
     }
   });
 
   test('the days before are a system parameter', async () => {
-    const saved = clock;
+    const saved = clock.ms;
     try {
       assert.equal((await ts.api.put('/api/system/config', { ...admin(), body: { configs: { assignment_reminder_days: 4 } } })).status, 200);
       const u = await ts.user();
       const due = noonIn(8);
       const a = await assign({ title: unique('四天提醒'), target: { user_ids: [u.id] }, due_at: new Date(due).toISOString() });
-      clock = due - 4 * DAY - 60_000;
+      clock.set(due - 4 * DAY - 60_000);
       await settle();
       assert.equal((await notices(u.token, `任务提醒：${a.title}`)).length, 0);
-      clock = due - 4 * DAY + 60_000;
+      clock.set(due - 4 * DAY + 60_000);
       await until(async () => (await notices(u.token, `任务提醒：${a.title}`)).length === 1, 'the reminder four days before');
       assert.equal((await ts.api.put('/api/system/config', { ...admin(), body: { configs: { assignment_reminder_days: 0 } } })).status, 400);
     } finally {
       await ts.api.put('/api/system/config', { ...admin(), body: { configs: { assignment_reminder_days: 2 } } });
-      clock = saved;
+      clock.set(saved);
     }
   });
 
   test('two servers on one PostgreSQL database send each reminder once', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
-    const saved = clock;
+    const saved = clock.ms;
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-second-'));
     const second = await startServer({ ...ts.config, dataDir, port: 0 });
     try {
@@ -354,14 +359,14 @@ describe('assignments: scheduled reminders', () => {
       const a = await assign({ title: unique('双节点'), target: { user_ids: people.map((p) => p.id) }, due_at: new Date(due).toISOString() });
       const secondApi = new ApiClient(second.url);
       assert.equal((await secondApi.get(`/api/assignments/${a.id}/progress`, admin())).body.data.assigned, 5);
-      clock = due - 2 * DAY + 60_000;
+      clock.set(due - 2 * DAY + 60_000);
       for (const p of people) await until(async () => (await notices(p.token, `任务提醒：${a.title}`)).length >= 1, 'the reminder');
       await settle();
       for (const p of people) assert.equal((await notices(p.token, `任务提醒：${a.title}`)).length, 1);
     } finally {
       await second.close();
       await fs.rm(dataDir, { recursive: true, force: true });
-      clock = saved;
+      clock.set(saved);
     }
   });
 });

@@ -63,15 +63,18 @@ describe('speaker models: kinds, upload, speaker_count, broken models', { skip: 
     const { ts, call, rep, models, modelsDir, transcribe, setConfig, routeStatus } = suite;
     await fs.writeFile(path.join(modelsDir(), 'random.onnx'), crypto.randomBytes(64 * 1024));
     await fs.copyFile(models.vad!, path.join(modelsDir(), 'no-metadata.onnx'));
-    for (const [name, why] of [
-      ['random.onnx', /neither a ggml Whisper model nor an ONNX model/],
-      ['no-metadata.onnx', /not a speaker-segmentation model/],
+    const wrongKind = { code: 'named_wrong_kind', kind: 'speaker-segmentation', parameter: 'audio_speaker_segmentation_model' };
+    for (const [name, why, problem] of [
+      ['random.onnx', /neither a ggml Whisper model nor an ONNX model/, { ...wrongKind, model: 'random.onnx', found: null, problem: { code: 'not_a_model' } }],
+      ['no-metadata.onnx', /not a speaker-segmentation model/, { ...wrongKind, model: 'no-metadata.onnx', found: 'vad', problem: null }],
     ] as const) {
       assert.equal((await setConfig({ audio_speaker_segmentation_model: name })).status, 200);
       const status = await routeStatus();
       assert.equal(status.available, true, 'the route still transcribes');
       assert.equal(status.speakers.available, false);
       assert.match(status.speakers.reason_unavailable, why);
+      // The same reason as a code and its parameters, for the interface to word in the reader's language.
+      assert.deepEqual(status.speakers.problems, [problem]);
       if (name === 'random.onnx') {
         const res = await transcribe(rep.token, call.wav);
         assert.equal(res.status, 200, res.text);
@@ -81,13 +84,15 @@ describe('speaker models: kinds, upload, speaker_count, broken models', { skip: 
       }
       assert.equal((await ts.api.get('/api/health')).status, 200);
     }
-    // A model whose metadata claims the kind but that sherpa-onnx cannot load ends only the child process.
+    // A segmentation model cut short leaves speakers unavailable with the reason, and the server up.
     const broken = Buffer.concat([await fs.readFile(models.segmentation)]);
     await fs.writeFile(path.join(modelsDir(), 'truncated-segmentation.onnx'), broken.subarray(0, Math.floor(broken.length * 0.7)));
     await setConfig({ audio_speaker_segmentation_model: 'truncated-segmentation.onnx' });
     const status = await routeStatus();
     assert.equal(status.speakers.available, false);
     assert.ok(status.speakers.reason_unavailable.length > 0);
+    // Its ONNX no longer parses: it is refused by its kind, before sherpa-onnx is asked to load it.
+    assert.deepEqual(status.speakers.problems, [{ ...wrongKind, model: 'truncated-segmentation.onnx', found: null, problem: { code: 'not_a_model' } }]);
     assert.equal((await ts.api.get('/api/health')).status, 200);
     await setConfig({ audio_speaker_segmentation_model: '' });
     assert.equal((await routeStatus()).speakers.available, true, 'back with the good model');

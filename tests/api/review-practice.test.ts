@@ -5,10 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { createEmptyCard, fsrs, generatorParameters, Rating } from 'ts-fsrs';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { TestClock } from '../support/test-clock.js';
 import type { FakeModel } from '../support/fake-model.js';
 import type { ReviewAnswerResult, ReviewQueue } from '../../contract/review.js';
 import { form } from './media-fixtures.js';
@@ -22,13 +22,12 @@ const scheduler = fsrs(generatorParameters({ request_retention: 0.9, enable_fuzz
 describe('practice items become review cards', { skip: FIXTURE_TOOLS_MISSING }, () => {
   let ts: TestServer;
   let fake: FakeModel;
-  let clockDir: string;
+  let clock: TestClock;
   let rep: { id: number; token: string };
   let reportItems: { id: number; label: string; correct: string }[];
 
   before(async () => {
-    clockDir = await fs.mkdtemp(path.join(os.tmpdir(), 'review-practice-clock-'));
-    process.env.TRAINBENCH_TEST_CLOCK_FILE = path.join(clockDir, 'now');
+    clock = TestClock.start();
     ts = await startTestServer();
     let call: Awaited<ReturnType<typeof stereoCall>>;
     [fake, call] = await Promise.all([useFakeModel(ts), stereoCall(TURNS.map((t) => ({ ...t })))]);
@@ -41,7 +40,7 @@ describe('practice items become review cards', { skip: FIXTURE_TOOLS_MISSING }, 
     assert.equal(transcribed.status, 200, transcribed.text);
     const report = await ts.api.post('/api/coaching/calls', { token: rep.token, body: { transcription_id: transcribed.body.data.id, rep_speaker: 'rep' } });
     // The review clock a second after the report was made (its items' cards are due when made).
-    await fs.writeFile(process.env.TRAINBENCH_TEST_CLOCK_FILE!, new Date(Date.now() + 1000).toISOString());
+    clock.set(Date.now() + 1000);
     assert.equal(report.status, 201, report.text);
     reportItems = report.body.data.review_items;
     assert.ok(reportItems.length >= 2, 'the misstated commission and risk level');
@@ -49,8 +48,7 @@ describe('practice items become review cards', { skip: FIXTURE_TOOLS_MISSING }, 
   after(async () => {
     await fake?.close();
     await ts?.close();
-    delete process.env.TRAINBENCH_TEST_CLOCK_FILE;
-    await fs.rm(clockDir, { recursive: true, force: true });
+    clock?.stop();
   });
 
   test('each practice item is a new card due now, answered with a self-rating', async () => {
@@ -69,7 +67,7 @@ describe('practice items become review cards', { skip: FIXTURE_TOOLS_MISSING }, 
     assert.equal((await ts.api.post('/api/review/answers', { token: rep.token, body: { card_id: card.card_id, rating: 'perfect' } })).status, 400);
 
     const at = new Date(Date.now() + 60_000);
-    await fs.writeFile(process.env.TRAINBENCH_TEST_CLOCK_FILE!, at.toISOString());
+    clock.set(at);
     const easy = await ts.api.post('/api/review/answers', { token: rep.token, body: { card_id: card.card_id, rating: 'easy' } });
     assert.equal(easy.status, 200, easy.text);
     const result = easy.body.data as ReviewAnswerResult;

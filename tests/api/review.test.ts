@@ -1,23 +1,21 @@
 // Spaced review over real HTTP (docs/api/review.md): cards from wrong answers, the FSRS schedule ts-fsrs computes
 // for the same history, the queue and its daily limit, disabled questions, the self-test of due cards, ownership.
-// The review clock is moved through the test-only clock file (server/review/clock.ts).
+// The review clock is moved through the test-only clock file (server/clock.ts, tests/support/test-clock.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { createEmptyCard, fsrs, generatorParameters, Rating, type Card, type Grade } from 'ts-fsrs';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { TestClock } from '../support/test-clock.js';
 import type { Question, SubmitResult } from '../../contract/exams.js';
 import type { ReviewAnswerResult, ReviewQueue, CardSummary } from '../../contract/review.js';
 import { addPaper, addQuestion, answerSheet, questionBody, start, submit, uniqueDomain } from './exams-fixtures.js';
 
 let ts: TestServer;
-let clockFile: string;
+let clock: TestClock;
 const DAY = 86_400_000;
 const scheduler = fsrs(generatorParameters({ request_retention: 0.9, enable_fuzz: false }));
 
-const setClock = (at: Date | string) => fs.writeFile(clockFile, typeof at === 'string' ? at : at.toISOString());
+const setClock = (at: Date | string) => clock.set(new Date(at));
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms);
 
 async function ok<T>(res: { status: number; text: string; body: { data: unknown } }, status = 200): Promise<T> {
@@ -39,7 +37,7 @@ async function failPaper(token: string, domain: string, bank: Question[], count:
   const paper = await addPaper(ts, { name: `Paper ${domain}`, domain, question_count: count });
   const started = await start(ts, token, paper.id);
   const at = new Date().toISOString();
-  await setClock(at);
+  setClock(at);
   const result: SubmitResult = await submit(ts, token, started.session_id, answerSheet(started.questions, bank, () => false));
   assert.equal(result.correct_count, 0);
   return { submitted_at: at };
@@ -53,14 +51,12 @@ function expected(history: [Grade, string][]): Card {
 }
 
 before(async () => {
-  clockFile = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'review-clock-')), 'now');
-  process.env.TRAINBENCH_TEST_CLOCK_FILE = clockFile;
+  clock = TestClock.start();
   ts = await startTestServer();
 });
 after(async () => {
   await ts?.close();
-  delete process.env.TRAINBENCH_TEST_CLOCK_FILE;
-  await fs.rm(path.dirname(clockFile), { recursive: true, force: true });
+  clock?.stop();
 });
 
 describe('spaced review', () => {
@@ -71,7 +67,7 @@ describe('spaced review', () => {
     const result = await failPaper(alice.token, domain, [q], 1);
     const t0 = result.submitted_at;
 
-    await setClock(plus(t0, 2 * 60_000));
+    setClock(plus(t0, 2 * 60_000));
     const first = await queue(alice.token);
     assert.equal(first.due_count, 1);
     assert.equal(first.items.length, 1);
@@ -96,7 +92,7 @@ describe('spaced review', () => {
 
     // Once more right when it falls due: it moves out by days.
     const t2 = plus(right.card.due, 60_000).toISOString();
-    await setClock(t2);
+    setClock(t2);
     assert.equal((await queue(alice.token)).items.length, 1);
     const again = await ok<ReviewAnswerResult>(await answer(alice.token, { card_id: item.card_id, answer: answerOf(q, true) }));
     const afterSecond = expected([[Rating.Again, t0], [Rating.Good, t1], [Rating.Good, t2]]);
@@ -106,7 +102,7 @@ describe('spaced review', () => {
 
     // Wrong when next due: Again, a lapse, due again within minutes.
     const t3 = plus(again.card.due, 60_000).toISOString();
-    await setClock(t3);
+    setClock(t3);
     const wrong = await ok<ReviewAnswerResult>(await answer(alice.token, { card_id: item.card_id, answer: answerOf(q, false) }));
     assert.equal(wrong.correct, false);
     assert.equal(wrong.rating, 'again');
@@ -114,7 +110,7 @@ describe('spaced review', () => {
     assert.equal(wrong.card.due, afterAgain.due.toISOString());
     assert.equal(wrong.card.state, 'relearning');
     assert.equal(wrong.card.lapses, 1);
-    await setClock(plus(t3, 20 * 60_000));
+    setClock(plus(t3, 20 * 60_000));
     assert.deepEqual((await queue(alice.token)).items.map((i) => i.card_id), [item.card_id], 'back in the queue');
 
     // Right long after it was due (more than twice its interval): Hard.
@@ -123,7 +119,7 @@ describe('spaced review', () => {
     const afterRelearn = expected([[Rating.Again, t0], [Rating.Good, t1], [Rating.Good, t2], [Rating.Again, t3], [Rating.Good, t4]]);
     assert.equal(relearnt.card.due, afterRelearn.due.toISOString());
     const late = plus(t4, (2 * afterRelearn.scheduled_days + 2) * DAY).toISOString();
-    await setClock(late);
+    setClock(late);
     const hard = await ok<ReviewAnswerResult>(await answer(alice.token, { card_id: item.card_id, answer: answerOf(q, true) }));
     assert.equal(hard.rating, 'hard');
     const afterHard = expected([[Rating.Again, t0], [Rating.Good, t1], [Rating.Good, t2], [Rating.Again, t3], [Rating.Good, t4], [Rating.Hard, late]]);
@@ -139,7 +135,7 @@ describe('spaced review', () => {
     const bank = [await addQuestion(ts, questionBody(domain, 'single')), await addQuestion(ts, questionBody(domain, 'true_false'))];
     const bob = await ts.user();
     const result = await failPaper(bob.token, domain, bank, 2);
-    await setClock(plus(result.submitted_at, 5 * 60_000));
+    setClock(plus(result.submitted_at, 5 * 60_000));
     const before = await queue(bob.token);
     assert.equal(before.items.length, 2);
 
@@ -168,7 +164,7 @@ describe('spaced review', () => {
     const put = await ts.api.put('/api/system/config', { token: ts.adminToken, body: { configs: { review_daily_limit: 3 } } });
     assert.equal(put.status, 200, put.text);
     try {
-      await setClock(plus(result.submitted_at, 5 * 60_000));
+      setClock(plus(result.submitted_at, 5 * 60_000));
       const first = await queue(carol.token);
       assert.equal(first.due_count, 4);
       assert.equal(first.daily_limit, 3);
@@ -193,7 +189,7 @@ describe('spaced review', () => {
     const dave = await ts.user();
     assert.equal((await ts.api.post('/api/review/self-test', { token: dave.token, body: {} })).body.error, 'review.nothing_due');
     const result = await failPaper(dave.token, domain, bank, 3);
-    await setClock(plus(result.submitted_at, 5 * 60_000));
+    setClock(plus(result.submitted_at, 5 * 60_000));
     const due = await queue(dave.token);
     const paper = await ok<{ session_id: string; kind: string; questions: { id: number; options: unknown[] }[] }>(await ts.api.post('/api/review/self-test', { token: dave.token, body: {} }));
     assert.equal(paper.kind, 'self_test');
@@ -213,7 +209,7 @@ describe('spaced review', () => {
     const erin = await ts.user();
     const frank = await ts.user();
     const result = await failPaper(erin.token, domain, [q], 1);
-    await setClock(plus(result.submitted_at, 5 * 60_000));
+    setClock(plus(result.submitted_at, 5 * 60_000));
     const cardId = (await queue(erin.token)).items[0]!.card_id;
     assert.equal((await ts.api.get(`/api/review/cards/${cardId}`, { token: frank.token })).status, 404);
     const foreign = await answer(frank.token, { card_id: cardId, answer: 'B' });
@@ -235,10 +231,10 @@ describe('spaced review', () => {
     const department = `Dept ${domain}`;
     const gina = await ts.user('employee', { department });
     const result = await failPaper(gina.token, domain, [q], 1);
-    await setClock(plus(result.submitted_at, 5 * 60_000));
+    setClock(plus(result.submitted_at, 5 * 60_000));
     const cardId = (await queue(gina.token)).items[0]!.card_id;
     await ok(await answer(gina.token, { card_id: cardId, answer: 'B' }));
-    await setClock(plus(result.submitted_at, 30 * DAY));
+    setClock(plus(result.submitted_at, 30 * DAY));
     const stats = await ok<import('../../contract/review.js').ReviewStats>(await ts.api.get(`/api/review/stats?department=${encodeURIComponent(department)}&days=40`, { token: ts.adminToken }));
     assert.equal(stats.departments.length, 1);
     const dept = stats.departments[0]!;

@@ -3,20 +3,17 @@
 // both logs in time order with ts-fsrs gives; the cards come down to both laptops. Real server processes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { createEmptyCard, fsrs, generatorParameters, type Card, type Grade } from 'ts-fsrs';
 import { startNode, type Node } from '../support/sync-nodes.js';
 import { usingPostgres } from '../support/server.js';
+import { TestClock } from '../support/test-clock.js';
 import type { Question } from '../../contract/exams.js';
 import type { ReviewAnswerResult, ReviewQueue } from '../../contract/review.js';
 import { answerSheet, questionBody, uniqueDomain } from './exams-fixtures.js';
 
 const PASSWORD = 'branch-pass-1';
 const scheduler = fsrs(generatorParameters({ request_retention: 0.9, enable_fuzz: false }));
-let clockDir: string;
-let clockFile: string;
+let clock: TestClock;
 let central: Node;
 let laptopA: Node;
 let laptopB: Node;
@@ -25,7 +22,7 @@ async function ok<T>(res: { status: number; text: string; body: { data: unknown 
   assert.equal(res.status, status, res.text);
   return res.body.data as T;
 }
-const setClock = (at: Date) => fs.writeFile(clockFile, at.toISOString());
+const setClock = (at: Date) => clock.set(at);
 const run = async (node: Node) => ok<{ pushed: number; pulled: number; conflicts: number }>(await node.api.post('/api/sync/run', { token: node.adminToken }));
 
 async function enrol(branch: Node, name: string) {
@@ -52,9 +49,8 @@ function replayed(log: { rating: number; reviewed_at: string; gid: string }[]): 
 
 describe(`spaced review across two laptops (central on ${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   before(async () => {
-    clockDir = await fs.mkdtemp(path.join(os.tmpdir(), 'review-sync-clock-'));
-    clockFile = path.join(clockDir, 'now');
-    const env = { TRAINBENCH_TEST_CLOCK_FILE: clockFile };
+    clock = TestClock.start();
+    const env = clock.env;
     [central, laptopA, laptopB] = await Promise.all([startNode({ postgres: usingPostgres, env }), startNode({ postgres: false, env }), startNode({ postgres: false, env })]);
     const domain = uniqueDomain('revsync');
     for (const type of ['single', 'multiple', 'true_false'] as const) await ok(await central.api.post('/api/exam/questions', { token: central.adminToken, body: questionBody(domain, type) }), 201);
@@ -65,12 +61,12 @@ describe(`spaced review across two laptops (central on ${usingPostgres ? 'Postgr
   });
   after(async () => {
     await Promise.all([laptopA?.close(), laptopB?.close(), central?.close()]);
-    await fs.rm(clockDir, { recursive: true, force: true });
+    clock?.stop();
   });
 
   test('two laptops review offline; central replays both logs in time order; both laptops converge', async () => {
     const t0 = new Date();
-    await setClock(t0);
+    setClock(t0);
     // Rita fails the exam on laptop A: three cards, each with an Again.
     const tokenA = await laptopA.api.login('rita', PASSWORD);
     const bankA = await ok<Question[]>(await laptopA.api.get('/api/exam/questions', { token: laptopA.adminToken }));
@@ -85,7 +81,7 @@ describe(`spaced review across two laptops (central on ${usingPostgres ? 'Postgr
     const tokenB = await laptopB.api.login('rita', PASSWORD);
     const bankB = await ok<Question[]>(await laptopB.api.get('/api/exam/questions', { token: laptopB.adminToken }));
     const review = async (node: Node, token: string, bank: Question[], at: Date, pick: number, right: boolean) => {
-      await setClock(at);
+      setClock(at);
       const queue = await ok<ReviewQueue>(await node.api.get('/api/review/queue', { token }));
       // The same question on both laptops (by stem; local ids differ), reviewed whether due or not.
       const q = [...bank].filter((b) => b.stem.includes('revsync')).sort((a, b) => a.stem.localeCompare(b.stem))[pick]!;
@@ -101,7 +97,7 @@ describe(`spaced review across two laptops (central on ${usingPostgres ? 'Postgr
     await review(laptopA, tokenA, bankA, minutes(8), 1, false);
     await review(laptopA, tokenA, bankA, minutes(9), 2, true);
 
-    await setClock(minutes(10));
+    setClock(minutes(10));
     const upB = await run(laptopB);
     assert.equal(upB.conflicts, 0);
     const upA = await run(laptopA);

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { assertRendererBuilt, openBrowser, skipWithoutChromium } from './browser.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
+import { TestClock } from '../support/test-clock.js';
 import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { chooseOption } from './antd.js';
@@ -20,7 +21,7 @@ describe('assignments in Chromium (zh-CN)', { skip: skipWithoutChromium }, () =>
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-  let clock = Date.now();
+  let clock: TestClock;
   const suffix = crypto.randomBytes(3).toString('hex');
   const deptName = `财富管理部-${suffix}`;
   const examName = `第三季度合规考试 ${suffix}`;
@@ -32,7 +33,8 @@ describe('assignments in Chromium (zh-CN)', { skip: skipWithoutChromium }, () =>
 
   before(async () => {
     assertRendererBuilt();
-    server = await startTestServer({ testClock: { now: () => clock } });
+    clock = TestClock.start(Date.now());
+    server = await startTestServer();
     const admin = { token: server.adminToken };
     const dept = await server.api.post('/api/system/departments', { ...admin, body: { name: deptName } });
     assert.equal(dept.status, 201, dept.text);
@@ -55,16 +57,17 @@ describe('assignments in Chromium (zh-CN)', { skip: skipWithoutChromium }, () =>
     assert.equal(submitted.body.data.passed, true);
     const overdue = await server.api.post('/api/assignments', {
       ...admin,
-      body: { item: { type: 'exam', id: other.body.data.id }, target: { user_ids: [trainee.id] }, due_at: new Date(clock + DAY).toISOString(), title: overdueTitle },
+      body: { item: { type: 'exam', id: other.body.data.id }, target: { user_ids: [trainee.id] }, due_at: new Date(clock.ms + DAY).toISOString(), title: overdueTitle },
     });
     assert.equal(overdue.status, 201, overdue.text);
-    clock += 2 * DAY;
+    clock.advance(2 * DAY);
     ({ browser, page } = await openBrowser({ acceptDownloads: true }));
   });
 
   after(async () => {
     await browser?.close();
     await server?.close();
+    clock?.stop();
   });
 
   test('an admin assigns the exam to a department by name and follows its progress', async () => {

@@ -1,16 +1,14 @@
 // Spaced review in Chromium, in Chinese: the home page's "今日复习 N 题" card, a review session (answer, explanation,
 // the next due date at the end) and the admins' statistics with the reviews-per-day chart. The review clock is the
-// test-only clock file (server/review/clock.ts). Needs renderer/dist and Debian's /usr/bin/chromium.
+// test-only clock file (server/clock.ts). Needs renderer/dist and Debian's /usr/bin/chromium.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { skipWithoutChromium } from './browser.js';
 import { openSignedIn } from './signed-in.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { TestClock } from '../support/test-clock.js';
 import { SpacedReviewPage } from './page-models/spaced-review-page.js';
 import { snap } from './screenshots.js';
 import { zh } from './i18n.js';
@@ -19,15 +17,14 @@ const JOURNEY = 'spaced-review';
 
 describe('spaced review in Chromium', { skip: skipWithoutChromium }, () => {
   let server: TestServer;
-  let clockDir: string;
+  let clock: TestClock;
   const browsers: Browser[] = [];
   const suffix = crypto.randomBytes(3).toString('hex');
   const explanation = `不得向客户承诺保本保收益（${suffix}）。`;
   let employee: { username: string; token: string };
 
   before(async () => {
-    clockDir = await fs.mkdtemp(path.join(os.tmpdir(), 'review-e2e-clock-'));
-    process.env.TRAINBENCH_TEST_CLOCK_FILE = path.join(clockDir, 'now');
+    clock = TestClock.start();
     server = await startTestServer();
     const admin = { token: server.adminToken };
     const domain = `复习-${suffix}`;
@@ -46,19 +43,18 @@ describe('spaced review in Chromium', { skip: skipWithoutChromium }, () => {
 
     // The employee fails the exam: two cards, due a minute later; the clock moves five minutes on.
     const now = new Date();
-    await fs.writeFile(process.env.TRAINBENCH_TEST_CLOCK_FILE!, now.toISOString());
+    clock.set(now);
     const started = await server.api.post('/api/exam/start', { token: employee.token, body: { paper_id: paper.id } });
     assert.equal(started.status, 200, started.text);
     const wrong = Object.fromEntries((started.body.data.questions as { id: number; type: string }[]).map((q) => [String(q.id), q.type === 'single' ? 'A' : 'false']));
     const submitted = await server.api.post('/api/exam/submit', { token: employee.token, body: { session_id: started.body.data.session_id, answers: wrong, time_spent_sec: 60 } });
     assert.equal(submitted.body.data.wrong_count, 2, submitted.text);
-    await fs.writeFile(process.env.TRAINBENCH_TEST_CLOCK_FILE!, new Date(now.getTime() + 5 * 60_000).toISOString());
+    clock.set(now.getTime() + 5 * 60_000);
   });
   after(async () => {
     for (const b of browsers) await b.close();
     await server?.close();
-    delete process.env.TRAINBENCH_TEST_CLOCK_FILE;
-    await fs.rm(clockDir, { recursive: true, force: true });
+    clock?.stop();
   });
 
   test('the home card shows today\'s review; a session answers both cards and ends with the next due date', async () => {

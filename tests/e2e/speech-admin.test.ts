@@ -57,6 +57,10 @@ describe('speech routes and models in Chromium', { skip: skipWithoutChromium }, 
     const row = speech().route('Desk whisper');
     await row.getByText(zh('speech.routes.unavailable')).waitFor();
     await row.getByText(zh('speech.reason.modelMissing', { model: MODEL })).waitFor();
+    // Why speakers cannot be told apart by voice, worded from the server's codes in Chinese, not its English.
+    const noSpeakerModels = [zh('transcript.admin.speakerProblem.noSegmentation'), zh('transcript.admin.speakerProblem.noEmbedding')].join(zh('transcript.admin.problemSeparator'));
+    await row.getByText(noSpeakerModels).waitFor();
+    assert.ok(!(await row.innerText()).includes('is installed'), 'no English reason under the Chinese interface');
     await page.getByText(zh('speech.models.none')).waitFor();
     await expectAccessible(page, 'the speech screen');
     await snap(page, JOURNEY, '01-model-missing-zh');

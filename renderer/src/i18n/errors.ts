@@ -46,3 +46,11 @@ export function describeError(error: unknown, t: TFunction): DescribedError {
   const fields = fieldsOf(error.details);
   return { message, detail: fields.length ? (t('errors.details.fields', { fields: fields.join('、') }) as string) : undefined };
 }
+
+/**
+ * An error the server stored with a result rather than answered (e.g. a coaching report's model run: its code and
+ * English message), in the reader's language, as describeError words an answered one.
+ */
+export function describeStoredError(error: { code: string; message: string }, t: TFunction): DescribedError {
+  return describeError(new ApiError(500, error.code, error.message), t);
+}

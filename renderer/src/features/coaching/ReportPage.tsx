@@ -10,6 +10,7 @@ import { StatusTag } from '../../components/StatusTag';
 import { QueryView } from '../../components/states';
 import { useIdParam } from '../../components/useIdParam';
 import { useFormat } from '../../i18n/format';
+import { describeStoredError } from '../../i18n/errors';
 import { CallPlayer } from './CallPlayer';
 import { Figures } from './Figures';
 import { FactList, ObjectionList, PracticeCards } from './Findings';
@@ -65,13 +66,15 @@ function Report({ id }: { id: number }) {
 function ModelNotice({ report }: { report: CoachingReport }) {
   const { t } = useTranslation();
   const parts = report.needs_model.map((part) => t(partLabel[part])).join(t('coaching.parts.separator'));
+  // The server stores its English words with the run: the reader gets the code's translation.
+  const problem = report.model.error && describeStoredError(report.model.error, t);
   return (
     <>
       <Typography.Paragraph>
         {t('coaching.model.label')} <StatusTag tone={modelStatusTone[report.model.status]}>{t(modelStatusLabel[report.model.status])}</StatusTag>
         {report.model.route && <Typography.Text type="secondary">{t('coaching.model.route', { name: report.model.route.name, model: report.model.route.model })}</Typography.Text>}
       </Typography.Paragraph>
-      {report.needs_model.length > 0 && <Alert className="section" type="warning" showIcon title={t('coaching.model.needed', { parts })} description={report.model.error?.message} />}
+      {report.needs_model.length > 0 && <Alert className="section" type="warning" showIcon title={t('coaching.model.needed', { parts })} description={problem && [problem.message, problem.detail].filter(Boolean).join(' ')} />}
       {report.model.transcript_truncated && <Alert className="section" type="info" showIcon title={t('coaching.model.truncated')} />}
     </>
   );

@@ -8,6 +8,7 @@ import { StatusTag } from '../../components/StatusTag';
 import { EmptyState, QueryView } from '../../components/states';
 import { speechQueries, type AudioRouteRow } from './queries';
 import { plainReasons } from './reasons';
+import { speakerProblemText } from './speaker-problems';
 import { ModelsCard } from './ModelsCard';
 import type { AiRoute } from '../../api/types';
 import { aiQueries } from '../ai/queries';
@@ -86,7 +87,7 @@ function RouteStatus({ route }: { route: ManagedRoute }) {
       {speakers && (
         <div>
           <StatusTag tone={speakers.available ? 'success' : 'warning'}>{t(speakers.available ? 'transcript.admin.speakersOn' : 'transcript.admin.speakersOff')}</StatusTag>
-          {speakers.reason_unavailable && <Typography.Text type="secondary">{speakers.reason_unavailable}</Typography.Text>}
+          {speakers.problems.length > 0 && <Typography.Text type="secondary">{speakers.problems.map((p) => speakerProblemText(p, t)).join(t('transcript.admin.problemSeparator'))}</Typography.Text>}
         </div>
       )}
       {decoder && (
