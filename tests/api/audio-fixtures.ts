@@ -20,7 +20,7 @@ export const LOCAL_PATH_MISSING =
   (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed') ||
   (!existsSync(WHISPER_CPP) && `whisper.cpp is not built (npm run build:whisper): ${WHISPER_CPP}`);
 
-const RECIPE = 'v1';
+const RECIPE = 'v2';
 const DIR = path.join(os.tmpdir(), `trainbench-audio-fixtures-${RECIPE}`);
 
 /** The rep speaks first on the left channel, the customer after a pause on the right. */
@@ -53,8 +53,9 @@ async function make(dir: string): Promise<Omit<CallFixtures, 'dir'>> {
   run('sox', [f('customer.wav'), f('right.wav'), 'pad', String(customerStart), '0']);
   run('sox', ['-M', f('left.wav'), f('right.wav'), f('call-stereo.wav')]);
   run('sox', ['-m', f('left.wav'), f('right.wav'), f('call-mono.wav')]);
-  // A long mono call (the rep's line over and over) for queue, cancel and restart tests.
-  run('sox', [f('rep.wav'), f('long-mono.wav'), 'repeat', '7']);
+  // A long mono call (the rep's line over and over, about four minutes) for queue, cancel and restart tests: long
+  // enough that whisper.cpp is still at it seconds later on a fast, quiet machine (eight lines took 1.6 s).
+  run('sox', [f('rep.wav'), f('long-mono.wav'), 'repeat', '59']);
   const encode = (source: string, target: string, ...args: string[]) => run(FFMPEG, ['-nostdin', '-v', 'error', '-y', '-i', f(source), ...args, f(target)]);
   encode('call-stereo.wav', 'call.mp3', '-c:a', 'libmp3lame', '-b:a', '64k');
   encode('call-stereo.wav', 'call.m4a', '-c:a', 'aac', '-b:a', '64k');
