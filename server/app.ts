@@ -34,7 +34,7 @@ import { assignmentRoutes } from './assignments/assignments.routes.js';
 import { importRoutes } from './imports/imports.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
-import { createStorage } from './storage/index.js';
+import { createKnowledgeStorage, createStorage } from './storage/index.js';
 
 export interface AppOptions {
   db: Knex;
@@ -81,7 +81,8 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   const jobs = jobQueueFor(db, config, log);
   registerJobQueue(db, jobs);
   const storage = createStorage(config.storage, config.dataDir);
-  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const knowledgeStorage = createKnowledgeStorage(storage, config.knowledgeDir);
+  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, knowledgeStorage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
 
   let draining = false;
   const readinessChecks = new Map<string, ReadinessCheck>();

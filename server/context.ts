@@ -18,6 +18,8 @@ export interface Deps {
   nodeId: string;
   /** Where every user file lives (server/storage/): DATA_DIR or an S3 bucket. */
   storage: Storage;
+  /** The knowledge sources' files: KNOWLEDGE_DIR, or the bucket's `knowledge/` prefix (storage/index.ts). */
+  knowledgeStorage: Storage;
   /** Requires a valid token of an active user; sets ctx.state.user. */
   requireUser: Middleware;
   /** requireUser, then role admin (403 otherwise). */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { API_VERSION, type AppConfig } from './config.js';
+import { createKnowledgeStorage, createStorage } from './storage/index.js';
 import { closeDatabase, databaseInfo, isPostgres, openDatabase, type DatabaseInfo } from './db/knex.js';
 import { createApp, type RouteInfo } from './app.js';
 import { ensureAdmin } from './users/bootstrap.js';
@@ -75,7 +76,7 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
     });
     if (previous) log.error(describeUncleanStop(previous, !isPostgres(db)));
     stopCacheBus = await startCacheBus(db, config.databaseSchema);
-    if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config.knowledgeDir, log);
+    if (config.knowledgeSeedDir) await seedShippedKnowledge(config.knowledgeSeedDir, config, log);
     started = await listen(db, config, prepared!);
   } catch (err) {
     // A failed start leaves the clean-stop mark as it found it.
@@ -122,12 +123,16 @@ export async function startServer(config: AppConfig, { log = silentLogger }: Sta
 }
 
 /** The installed app's sample sources into the knowledge folder; a failure is logged, never a reason not to start. */
-async function seedShippedKnowledge(shippedDir: string, knowledgeDir: string, log: Logger): Promise<void> {
+async function seedShippedKnowledge(shippedDir: string, config: AppConfig, log: Logger): Promise<void> {
+  const storage = createStorage(config.storage, config.dataDir);
+  const target = createKnowledgeStorage(storage, config.knowledgeDir);
   try {
-    const { copied, updated } = await seedKnowledgeSources(shippedDir, knowledgeDir);
-    if (copied.length || updated.length) log.info(`knowledge sources shipped with the app: ${copied.length} copied, ${updated.length} updated in ${knowledgeDir}`);
+    const { copied, updated } = await seedKnowledgeSources(shippedDir, target);
+    if (copied.length || updated.length) log.info(`knowledge sources shipped with the app: ${copied.length} copied, ${updated.length} updated in ${target.describe}`);
   } catch (err) {
     log.error(`copying the shipped knowledge sources from ${shippedDir} failed`, err);
+  } finally {
+    await storage.close();
   }
 }
 

@@ -19,7 +19,7 @@ import type { ExportSelection } from './packs.schema.js';
 
 export interface ExportDeps {
   db: Db;
-  knowledgeDir: string;
+  knowledgeStorage: Storage;
   storage: Storage;
   signer: PackSigner;
 }
@@ -54,8 +54,8 @@ async function selectedRows(db: Db, selection: ExportSelection): Promise<{ sourc
 }
 
 /** The file as it was approved: a file changed or removed since would carry content nobody reviewed. */
-async function approvedContent(knowledgeDir: string, source: SourceRow): Promise<Buffer> {
-  const file = await readSourceFile(knowledgeDir, source.file_path);
+async function approvedContent(knowledgeStorage: Storage, source: SourceRow): Promise<Buffer> {
+  const file = await readSourceFile(knowledgeStorage, source.file_path);
   if (file.state === 'missing') throw new AppError(404, KnowledgeErrorCode.fileMissing, `The file ${source.file_path} is no longer in the knowledge directory`);
   if (file.state === 'too_large' || sha256(file.content) !== source.content_sha256) {
     throw new AppError(409, KnowledgeErrorCode.fileChanged, `The file ${source.file_path} changed since it was approved; scan and approve it again before exporting it`);
@@ -63,7 +63,7 @@ async function approvedContent(knowledgeDir: string, source: SourceRow): Promise
   return file.content;
 }
 
-export async function buildPack({ db, knowledgeDir, storage, signer }: ExportDeps, selection: ExportSelection, work: string): Promise<BuiltPack> {
+export async function buildPack({ db, knowledgeStorage, storage, signer }: ExportDeps, selection: ExportSelection, work: string): Promise<BuiltPack> {
   const { sources, media } = await selectedRows(db, selection);
   if (!sources.length && !media.length) throw new AppError(400, PackErrorCode.empty, 'Nothing to export: there is no approved knowledge source or media in the selection');
   const files = new Map<string, string>();
@@ -72,7 +72,7 @@ export async function buildPack({ db, knowledgeDir, storage, signer }: ExportDep
 
   const packSources: PackSource[] = [];
   for (const source of sources) {
-    const content = await approvedContent(knowledgeDir, source);
+    const content = await approvedContent(knowledgeStorage, source);
     const inPack = `sources/${source.id}.md`;
     // Staged from this copy, so the pack holds exactly the bytes that were checked.
     const copy = path.join(read, `${source.id}.md`);

@@ -21,7 +21,7 @@ interface ImportJob {
 
 export interface ImportJobDeps {
   db: Knex;
-  knowledgeDir: string;
+  knowledgeStorage: Storage;
   storage: Storage;
   dirs: PackDirs;
   jobs: JobQueue;
@@ -31,7 +31,7 @@ export interface ImportJobDeps {
 export type ImportOutcome = { result: PackImportResult; changed: boolean };
 
 /** Registers the kind; the returned function imports the uploaded pack file and resolves with the import's result. */
-export function importJobs({ db, knowledgeDir, storage, dirs, jobs, leaseSeconds }: ImportJobDeps): (packFile: string, admin: User, signal: AbortSignal) => Promise<ImportOutcome> {
+export function importJobs({ db, knowledgeStorage, storage, dirs, jobs, leaseSeconds }: ImportJobDeps): (packFile: string, admin: User, signal: AbortSignal) => Promise<ImportOutcome> {
   jobs.register<ImportJob, ImportOutcome>({
     name: JOB,
     retryLimit: RETRY_LIMIT,
@@ -40,7 +40,7 @@ export function importJobs({ db, knowledgeDir, storage, dirs, jobs, leaseSeconds
     run: async ({ upload, admin }) => {
       const work = await newWorkFolder(dirs);
       try {
-        return await storage.withLocalCopy(keys.packUpload(upload), (file) => importPack({ db, knowledgeDir, storage }, file, work, admin));
+        return await storage.withLocalCopy(keys.packUpload(upload), (file) => importPack({ db, knowledgeStorage, storage }, file, work, admin));
       } finally {
         await removeFolder(work);
       }

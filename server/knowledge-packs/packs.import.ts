@@ -1,4 +1,4 @@
-// Imports a verified pack: source files into KNOWLEDGE_DIR/imported/<fingerprint>/, media into media storage, and
+// Imports a verified pack: source files into the knowledge storage's imported/<fingerprint>/, media into media storage, and
 // every record in one transaction. Whatever fails, nothing stays behind: no rows, no files.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -28,7 +28,8 @@ export const MAX_PACK_BYTES = 4 * 1024 * 1024 * 1024;
 
 export interface ImportDeps {
   db: Knex;
-  knowledgeDir: string;
+  /** The knowledge sources' files (KNOWLEDGE_DIR, or the bucket's knowledge/ prefix). */
+  knowledgeStorage: Storage;
   storage: Storage;
 }
 
@@ -101,7 +102,7 @@ export async function importPack(deps: ImportDeps, packFile: string, work: strin
 
   // A different file may only be replaced when it is the source an earlier import (or scan) registered, as it was.
   const placement = await placeFiles(
-    deps.knowledgeDir,
+    deps.knowledgeStorage,
     sources.map((s) => ({ relativePath: importedPath(fingerprint, s.file_path), from: path.join(work, s.path), sha256: s.sha256 })),
     async (relativePath, current) => (await findSourceRowByPath(deps.db, relativePath))?.content_sha256 === current,
   );

@@ -13,7 +13,7 @@ import { ExportBody } from './packs.schema.js';
 import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
 
 /** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
-export function knowledgePackRoutes({ db, config, storage, secrets, jobs, requireAdmin }: Deps): Router {
+export function knowledgePackRoutes({ db, config, storage, knowledgeStorage, secrets, jobs, requireAdmin }: Deps): Router {
   const dirs = packDirs(config.dataDir);
   preparePackDirs(dirs);
   const signer = secrets.packSigner;
@@ -30,7 +30,7 @@ export function knowledgePackRoutes({ db, config, storage, secrets, jobs, requir
     const selection = parseBody(ctx, ExportBody);
     const work = await newWorkFolder(dirs);
     try {
-      const pack = await buildPack({ db, knowledgeDir: config.knowledgeDir, storage, signer }, selection, work);
+      const pack = await buildPack({ db, knowledgeStorage, storage, signer }, selection, work);
       await sendFile(ctx, await localFileSource(pack.file), { filename: pack.filename, mimeType: 'application/gzip', disposition: 'attachment', cacheControl: 'no-store', ranges: false });
       ctx.res.once('close', () => void removeFolder(work));
     } catch (err) {
@@ -40,7 +40,7 @@ export function knowledgePackRoutes({ db, config, storage, secrets, jobs, requir
   });
 
   // A job, one at a time in the whole cluster; the client going away cancels it while it waits its turn.
-  const importUploaded = importJobs({ db, knowledgeDir: config.knowledgeDir, storage, dirs, jobs, leaseSeconds: config.jobLeaseSeconds });
+  const importUploaded = importJobs({ db, knowledgeStorage, storage, dirs, jobs, leaseSeconds: config.jobLeaseSeconds });
 
   router.post('/import', ...requireAdmin, multipart({ maxFileSize: MAX_PACK_BYTES, uploadDir: dirs.incoming }), async (ctx) => {
     const file = requireFile(ctx, 'file');

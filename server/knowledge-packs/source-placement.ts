@@ -1,15 +1,15 @@
-// Writing imported knowledge-source files into KNOWLEDGE_DIR, all or nothing. Every path is checked before anything
-// is written: no component may be a symlink (so nothing can land outside the directory), and an existing file is
-// replaced only when the caller says it may be. Replaced files are kept aside until the import commits.
-import crypto from 'node:crypto';
+// Writing imported knowledge-source files into the knowledge storage, all or nothing. Every file is checked before
+// anything is written, and an existing file is replaced only when the caller says it may be. Replaced files are kept
+// (in memory: sources are small text files) until the import commits. The local knowledge folder refuses to write
+// through a linked folder (storage/knowledge-folder.ts), so nothing lands outside it.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { PackErrorCode } from '../../contract/knowledge-packs.js';
 import { AppError } from '../http/errors.js';
-import { sha256File } from './pack-file.js';
+import { readObject, sha256 } from '../knowledge/source-files.js';
+import type { Storage } from '../storage/index.js';
 
 export interface FileToPlace {
-  /** Relative to the root, `/` separators, already checked by isSafeSourcePath. */
+  /** The storage key (relative to the knowledge folder, `/` separators), already checked by isSafeSourcePath. */
   relativePath: string;
   /** The verified file in the unpacked pack. */
   from: string;
@@ -29,109 +29,49 @@ export interface Placement {
 const conflict = (relativePath: string, why: string) =>
   new AppError(409, PackErrorCode.conflict, `Cannot import ${relativePath} into the knowledge directory: ${why}. Nothing was imported.`);
 
-async function lstatOrNull(target: string) {
-  return fs.lstat(target).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
+interface Planned {
+  file: FileToPlace;
+  /** The content there now, to put back if the import fails; null when there is none. */
+  previous: Buffer | null;
 }
 
-/** Folders below root along the path must be real folders (or not exist yet). */
-async function checkFolders(root: string, relativePath: string): Promise<void> {
-  const segments = relativePath.split('/').slice(0, -1);
-  for (let i = 1; i <= segments.length; i++) {
-    const stat = await lstatOrNull(path.join(root, ...segments.slice(0, i)));
-    if (!stat) return;
-    if (!stat.isDirectory()) throw conflict(relativePath, `${segments.slice(0, i).join('/')} is a link or not a folder`);
-  }
+/** undefined: the same content is already there; otherwise the file must be written. */
+async function plan(storage: Storage, file: FileToPlace, mayReplace: MayReplace): Promise<Planned | undefined> {
+  const current = await readObject(storage, file.relativePath);
+  if (!current) return { file, previous: null };
+  const hash = sha256(current);
+  if (hash === file.sha256) return undefined;
+  if (!(await mayReplace(file.relativePath, hash))) throw conflict(file.relativePath, 'a different file that no earlier import of this signer placed is already there');
+  return { file, previous: current };
 }
 
-/** true: the same content is already there; false: the file must be written. */
-async function alreadyThere(root: string, file: FileToPlace, mayReplace: MayReplace): Promise<boolean> {
-  await checkFolders(root, file.relativePath);
-  const target = path.join(root, ...file.relativePath.split('/'));
-  const stat = await lstatOrNull(target);
-  if (!stat) return false;
-  if (!stat.isFile()) throw conflict(file.relativePath, 'something other than a plain file is in the way');
-  const current = (await sha256File(target)).sha256;
-  if (current === file.sha256) return true;
-  if (!(await mayReplace(file.relativePath, current))) throw conflict(file.relativePath, 'a different file that no earlier import of this signer placed is already there');
-  return false;
-}
-
-/** Creates the missing folders of a path; returns those it created, deepest first. */
-async function makeFolders(root: string, relativePath: string): Promise<string[]> {
-  const created: string[] = [];
-  const segments = relativePath.split('/').slice(0, -1);
-  for (let i = 1; i <= segments.length; i++) {
-    const folder = path.join(root, ...segments.slice(0, i));
-    try {
-      await fs.mkdir(folder);
-      created.unshift(folder);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !(await fs.lstat(folder)).isDirectory()) throw err;
-    }
-  }
-  return created;
-}
-
-interface Written {
-  target: string;
-  /** Where the file that was at target waits, while the import may still fail. */
-  backup: string | null;
-  /** The new file is at target. */
-  placed: boolean;
-  folders: string[];
-}
-
-async function restore(written: Written[]): Promise<void> {
+async function restore(storage: Storage, written: Planned[]): Promise<void> {
   for (const w of written.reverse()) {
-    if (w.placed && !w.backup) await fs.rm(w.target, { force: true });
-    if (w.backup) await fs.rename(w.backup, w.target).catch(() => undefined);
-    // Only if empty: another import may have put files there meanwhile.
-    for (const folder of w.folders) await fs.rmdir(folder).catch(() => undefined);
+    await (w.previous ? storage.put(w.file.relativePath, w.previous) : storage.delete(w.file.relativePath)).catch(() => undefined);
   }
 }
 
-/** Hidden names (leading dot): the scan skips them while they exist. */
-const sideName = (target: string, kind: 'tmp' | 'bak') => path.join(path.dirname(target), `.${path.basename(target)}.${crypto.randomUUID()}.${kind}`);
-
-/**
- * Checks every file first (409 pack_conflict, nothing written), then writes those not already there, each through a
- * temporary file renamed into place.
- */
-export async function placeFiles(root: string, files: FileToPlace[], mayReplace: MayReplace): Promise<Placement> {
-  const toWrite: FileToPlace[] = [];
-  for (const file of files) if (!(await alreadyThere(root, file, mayReplace))) toWrite.push(file);
-
-  const written: Written[] = [];
-  if (toWrite.length) await fs.mkdir(root, { recursive: true });
+/** Checks every file first (409 pack_conflict, nothing written), then writes those not already there. */
+export async function placeFiles(storage: Storage, files: FileToPlace[], mayReplace: MayReplace): Promise<Placement> {
+  const toWrite: Planned[] = [];
+  for (const file of files) {
+    const planned = await plan(storage, file, mayReplace);
+    if (planned) toWrite.push(planned);
+  }
+  const written: Planned[] = [];
   try {
-    for (const file of toWrite) {
-      const target = path.join(root, ...file.relativePath.split('/'));
-      const entry: Written = { target, backup: null, placed: false, folders: await makeFolders(root, file.relativePath) };
-      written.push(entry);
-      const temp = sideName(target, 'tmp');
-      try {
-        await fs.copyFile(file.from, temp);
-        if (await lstatOrNull(target)) {
-          entry.backup = sideName(target, 'bak');
-          await fs.rename(target, entry.backup);
-        }
-        await fs.rename(temp, target);
-        entry.placed = true;
-      } finally {
-        await fs.rm(temp, { force: true });
-      }
+    for (const planned of toWrite) {
+      written.push(planned);
+      await storage.put(planned.file.relativePath, await fs.readFile(planned.file.from)).catch((err: unknown) => {
+        throw err instanceof AppError ? err : conflict(planned.file.relativePath, (err as Error).message);
+      });
     }
   } catch (err) {
-    await restore(written);
+    await restore(storage, written);
     throw err;
   }
   return {
-    commit: async () => {
-      await Promise.all(written.map((w) => w.backup && fs.rm(w.backup, { force: true })));
-    },
-    undo: () => restore(written),
+    commit: async () => undefined,
+    undo: () => restore(storage, written),
   };
 }

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { KnowledgeApproveResult } from '../../contract/knowledge.js';
 import type { JobQueue } from '../jobs/queue.js';
+import type { Storage } from '../storage/index.js';
 import { approveSource } from './knowledge.service.js';
 import { findSourceRow } from './sources.repository.js';
 
@@ -26,13 +27,13 @@ async function approvedBefore(db: Knex, { source_id, reviewer_id }: ApproveJob):
 }
 
 /** Registers the kind; the returned function approves one source and resolves with what was ingested. */
-export function approveJobs(db: Knex, knowledgeDir: string, jobs: JobQueue, leaseSeconds: number): (sourceId: number, reviewerId: number, signal: AbortSignal) => Promise<KnowledgeApproveResult> {
+export function approveJobs(db: Knex, knowledgeStorage: Storage, jobs: JobQueue, leaseSeconds: number): (sourceId: number, reviewerId: number, signal: AbortSignal) => Promise<KnowledgeApproveResult> {
   jobs.register<ApproveJob, KnowledgeApproveResult>({
     name: JOB,
     retryLimit: RETRY_LIMIT,
     leaseSeconds,
     concurrency: CONCURRENCY,
-    run: async (payload, job) => (job.attempt > 0 && (await approvedBefore(db, payload))) || approveSource(db, knowledgeDir, payload.source_id, payload.reviewer_id),
+    run: async (payload, job) => (job.attempt > 0 && (await approvedBefore(db, payload))) || approveSource(db, knowledgeStorage, payload.source_id, payload.reviewer_id),
   });
   return (sourceId, reviewerId, signal) =>
     jobs.run<ApproveJob, KnowledgeApproveResult>(JOB, `${sourceId}-${crypto.randomUUID()}`, { source_id: sourceId, reviewer_id: reviewerId }, { signal });

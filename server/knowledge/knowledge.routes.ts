@@ -9,12 +9,12 @@ import { searchChunks } from './search.js';
 import { approveJobs } from './approve.job.js';
 import { AuditBody, AuditListQuery, SearchQuery } from './knowledge.schema.js';
 
-export function knowledgeRoutes({ db, config, jobs, requireUser, requireAdmin }: Deps): Router {
+export function knowledgeRoutes({ db, config, jobs, knowledgeStorage, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/knowledge' });
-  const approve = approveJobs(db, config.knowledgeDir, jobs, config.jobLeaseSeconds);
+  const approve = approveJobs(db, knowledgeStorage, jobs, config.jobLeaseSeconds);
 
   router.post('/scan', ...requireAdmin, async (ctx) => {
-    ctx.body = await scanKnowledgeDir(db, config.knowledgeDir);
+    ctx.body = await scanKnowledgeDir(db, knowledgeStorage);
   });
 
   router.get('/audit-list', ...requireAdmin, async (ctx) => {

@@ -1,7 +1,7 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
+import type { Storage } from '../storage/index.js';
 import {
   KnowledgeErrorCode,
   type KnowledgeApproveResult,
@@ -31,10 +31,10 @@ export async function getSource(db: Db, id: number): Promise<KnowledgeSource> {
   return toSource(row);
 }
 
-async function readScannedFiles(root: string): Promise<{ files: ScannedFile[]; skipped: KnowledgeScanResult[] }> {
+async function readScannedFiles(storage: Storage): Promise<{ files: ScannedFile[]; skipped: KnowledgeScanResult[] }> {
   const files: ScannedFile[] = [];
   const skipped: KnowledgeScanResult[] = [];
-  for (const found of await listMarkdownFiles(root)) {
+  for (const found of await listMarkdownFiles(storage)) {
     const title = fallbackTitle(found.relativePath);
     const problem =
       found.size > MAX_SOURCE_BYTES ? `larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB`
@@ -44,15 +44,16 @@ async function readScannedFiles(root: string): Promise<{ files: ScannedFile[]; s
       skipped.push({ file_path: found.relativePath, status: 'skipped', title, reason: problem });
       continue;
     }
-    const content = await fs.readFile(found.realPath).catch(() => null);
-    if (!content) continue; // removed while scanning
+    const file = await readSourceFile(storage, found.relativePath);
+    if (file.state !== 'ok') continue; // removed (or grown) while scanning
+    const content = file.content;
     files.push({ file_path: found.relativePath, ...readSourceMeta(content.toString('utf8'), title), content_sha256: sha256(content) });
   }
   return { files, skipped };
 }
 
 /**
- * One file found in KNOWLEDGE_DIR (by the scan, or written there by a knowledge-pack import) against its source, if
+ * One file found in the knowledge storage (by the scan, or written there by a knowledge-pack import) against its source, if
  * any: new → a pending source; changed → pending again, its chunks out of the search; unchanged → nothing done.
  */
 export async function recordScannedFile(trx: Knex.Transaction, source: SourceRow | undefined, file: ScannedFile): Promise<KnowledgeScanResult> {
@@ -67,8 +68,8 @@ export async function recordScannedFile(trx: Knex.Transaction, source: SourceRow
  * New files become pending sources, changed ones pending again (their chunks leave the search until the new
  * version is approved); unchanged files are left as they are. Files are read before the transaction.
  */
-export async function scanKnowledgeDir(db: Knex, root: string): Promise<KnowledgeScanResponse> {
-  const { files, skipped } = await readScannedFiles(root);
+export async function scanKnowledgeDir(db: Knex, storage: Storage): Promise<KnowledgeScanResponse> {
+  const { files, skipped } = await readScannedFiles(storage);
   const results = await db.transaction(async (trx) => {
     const known = new Map<string, SourceRow>((await allSourceRows(trx)).map((row) => [row.file_path, row]));
     const results: KnowledgeScanResult[] = [];
@@ -98,8 +99,8 @@ function formatError(filePath: string, error: KnowledgeFormatError): AppError {
 }
 
 /** The file as it was scanned, parsed; anything else (gone, changed, malformed) is a client error. */
-async function readApprovedVersion(root: string, source: SourceRow): Promise<ParsedSource> {
-  const file = await readSourceFile(root, source.file_path);
+async function readApprovedVersion(storage: Storage, source: SourceRow): Promise<ParsedSource> {
+  const file = await readSourceFile(storage, source.file_path);
   if (file.state === 'missing') {
     throw new AppError(404, KnowledgeErrorCode.fileMissing, `The file ${source.file_path} is no longer in the knowledge directory; scan again`);
   }
@@ -119,9 +120,9 @@ export function parseSourceContent(filePath: string, content: Buffer): ParsedSou
 }
 
 /** Synchronous ingestion in one transaction: a malformed block or a failure leaves the source pending and nothing ingested. */
-export async function approveSource(db: Knex, root: string, id: number, reviewerId: number): Promise<KnowledgeApproveResult> {
+export async function approveSource(db: Knex, storage: Storage, id: number, reviewerId: number): Promise<KnowledgeApproveResult> {
   const source = await pendingSource(db, id);
-  const parsed = await readApprovedVersion(root, source);
+  const parsed = await readApprovedVersion(storage, source);
   return db.transaction((trx) => approveParsedSource(trx, source, parsed, reviewerId));
 }
 

@@ -6,6 +6,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Storage } from '../storage/index.js';
+import { readObject } from './source-files.js';
 
 const MANIFEST = '.shipped.json';
 
@@ -13,7 +15,7 @@ interface Manifest {
   files: Record<string, string>;
 }
 
-const sha256 = async (file: string) => crypto.createHash('sha256').update(await fs.readFile(file)).digest('hex');
+const sha256 = (content: Buffer) => crypto.createHash('sha256').update(content).digest('hex');
 
 async function shippedFiles(dir: string, prefix = ''): Promise<string[]> {
   const entries = await fs.readdir(path.join(dir, prefix), { withFileTypes: true }).catch(() => []);
@@ -32,36 +34,29 @@ export interface SeedResult {
   updated: string[];
 }
 
-export async function seedKnowledgeSources(shippedDir: string, targetDir: string): Promise<SeedResult> {
-  const manifestFile = path.join(targetDir, MANIFEST);
-  const manifest: Manifest = await fs.readFile(manifestFile, 'utf8').then((t) => JSON.parse(t) as Manifest, () => ({ files: {} }));
+/** Into the knowledge storage (the knowledge folder, or the bucket's knowledge/ prefix); safe to run on several nodes at once. */
+export async function seedKnowledgeSources(shippedDir: string, target: Storage): Promise<SeedResult> {
+  const stored = await readObject(target, MANIFEST);
+  const manifest: Manifest = stored ? (JSON.parse(stored.toString('utf8')) as Manifest) : { files: {} };
   const result: SeedResult = { copied: [], updated: [] };
   for (const relative of await shippedFiles(shippedDir)) {
-    const from = path.join(shippedDir, ...relative.split('/'));
-    const to = path.join(targetDir, ...relative.split('/'));
-    const shipped = await sha256(from);
+    const content = await fs.readFile(path.join(shippedDir, ...relative.split('/')));
+    const shipped = sha256(content);
     const known = manifest.files[relative];
     if (known === shipped) continue;
     if (known !== undefined) {
-      const current = await sha256(to).catch(() => null);
+      const current = await readObject(target, relative);
       // Deleted or edited by an admin: left as it is, and the new version is not offered again.
       manifest.files[relative] = shipped;
-      if (current !== known) continue;
+      if (!current || sha256(current) !== known) continue;
       result.updated.push(relative);
     } else {
-      if (await fs.access(to).then(() => true, () => false)) {
-        manifest.files[relative] = shipped;
-        continue;
-      }
-      result.copied.push(relative);
       manifest.files[relative] = shipped;
+      if (await target.stat(relative)) continue;
+      result.copied.push(relative);
     }
-    await fs.mkdir(path.dirname(to), { recursive: true });
-    await fs.copyFile(from, to);
+    await target.put(relative, content);
   }
-  if (result.copied.length || result.updated.length || !(await fs.access(manifestFile).then(() => true, () => false))) {
-    await fs.mkdir(targetDir, { recursive: true });
-    await fs.writeFile(manifestFile, JSON.stringify(manifest, null, 2));
-  }
+  if (result.copied.length || result.updated.length || !stored) await target.put(MANIFEST, JSON.stringify(manifest, null, 2));
   return result;
 }

@@ -19,6 +19,8 @@ export const keys = {
   recording: (name: string) => `audio/recordings/${segment(name)}`,
   /** An uploaded knowledge pack while its import job runs, on whichever node (removed when the import ends). */
   packUpload: (id: string) => `knowledge-packs/uploads/${segment(id)}`,
+  /** Knowledge sources on S3 (locally they are KNOWLEDGE_DIR itself, a storage of their own: index.ts). */
+  knowledgePrefix: 'knowledge/',
   /** A model file installed through the API (speech, speaker, VAD or chat; locally DATA_DIR/models/<name>). */
   model: (name: string) => `models/${segment(name)}`,
   modelsPrefix: 'models/',

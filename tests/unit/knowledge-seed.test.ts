@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { seedKnowledgeSources } from '../../server/knowledge/seed.js';
+import { KnowledgeFolderStorage } from '../../server/storage/index.js';
 
 test('shipped knowledge sources: copied once, updated only while unedited, never brought back once deleted', async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-seed-'));
@@ -20,9 +21,9 @@ test('shipped knowledge sources: copied once, updated only while unedited, never
     await write(shipped, 'products/bond.md', 'bond v1');
     await write(shipped, '.hidden.md', 'not a source');
     await write(target, 'own.md', 'an admin file');
-    assert.deepEqual(await seedKnowledgeSources(shipped, target), { copied: ['intro.md', 'products/bond.md', 'products/fund.md'], updated: [] });
+    assert.deepEqual(await seedKnowledgeSources(shipped, new KnowledgeFolderStorage(target)), { copied: ['intro.md', 'products/bond.md', 'products/fund.md'], updated: [] });
     assert.deepEqual([await read('intro.md'), await read('products/fund.md'), await read('.hidden.md'), await read('own.md')], ['v1', 'fund v1', null, 'an admin file']);
-    assert.deepEqual(await seedKnowledgeSources(shipped, target), { copied: [], updated: [] }, 'nothing new: nothing done');
+    assert.deepEqual(await seedKnowledgeSources(shipped, new KnowledgeFolderStorage(target)), { copied: [], updated: [] }, 'nothing new: nothing done');
 
     await fs.writeFile(path.join(target, 'products/fund.md'), 'edited by an admin');
     await fs.rm(path.join(target, 'products/bond.md'));
@@ -30,11 +31,11 @@ test('shipped knowledge sources: copied once, updated only while unedited, never
     await write(shipped, 'products/fund.md', 'fund v2');
     await write(shipped, 'products/bond.md', 'bond v2');
     await write(shipped, 'quizzes/new.md', 'new in this release');
-    assert.deepEqual(await seedKnowledgeSources(shipped, target), { copied: ['quizzes/new.md'], updated: ['intro.md'] });
+    assert.deepEqual(await seedKnowledgeSources(shipped, new KnowledgeFolderStorage(target)), { copied: ['quizzes/new.md'], updated: ['intro.md'] });
     assert.equal(await read('intro.md'), 'v2', 'an unedited copy follows the release');
     assert.equal(await read('products/fund.md'), 'edited by an admin', 'an edit is kept');
     assert.equal(await read('products/bond.md'), null, 'a deleted source stays deleted');
-    assert.deepEqual(await seedKnowledgeSources(shipped, target), { copied: [], updated: [] });
+    assert.deepEqual(await seedKnowledgeSources(shipped, new KnowledgeFolderStorage(target)), { copied: [], updated: [] });
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -47,7 +48,7 @@ test('a file already in the knowledge folder under a shipped name is left as it 
     await fs.mkdir(path.join(dir, 'target'));
     await fs.writeFile(path.join(dir, 'shipped', 'intro.md'), 'shipped');
     await fs.writeFile(path.join(dir, 'target', 'intro.md'), 'there before');
-    assert.deepEqual(await seedKnowledgeSources(path.join(dir, 'shipped'), path.join(dir, 'target')), { copied: [], updated: [] });
+    assert.deepEqual(await seedKnowledgeSources(path.join(dir, 'shipped'), new KnowledgeFolderStorage(path.join(dir, 'target'))), { copied: [], updated: [] });
     assert.equal(await fs.readFile(path.join(dir, 'target', 'intro.md'), 'utf8'), 'there before');
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

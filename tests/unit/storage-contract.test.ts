@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { LocalStorage, ObjectCache, S3Storage, isNotFound, sha256OfObject, type Storage } from '../../server/storage/index.js';
+import { KnowledgeFolderStorage, LocalStorage, ObjectCache, PrefixedStorage, S3Storage, isNotFound, sha256OfObject, type Storage } from '../../server/storage/index.js';
 import { startS3, type RunningS3 } from '../support/s3.js';
 
 const MiB = 1024 * 1024;
@@ -209,6 +209,29 @@ contract('S3 bucket (s3rver on loopback)', async () => {
     close: async () => {
       await storage.close();
       await s3.close();
+    },
+  };
+});
+
+// The knowledge sources' storages (createKnowledgeStorage): KNOWLEDGE_DIR, and the bucket's knowledge/ prefix.
+contract('knowledge folder', async () => {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'storage-knowledge-'));
+  return { storage: new KnowledgeFolderStorage(root), close: () => fs.rm(root, { recursive: true, force: true }) };
+});
+
+contract('S3 bucket under a prefix', async () => {
+  const bucket = await startS3();
+  const inner = new S3Storage({ bucket: bucket.bucket, endpoint: bucket.endpoint, region: 'us-east-1', forcePathStyle: true });
+  await inner.put('outside/of-the-prefix', 'not listed');
+  const storage = new PrefixedStorage(inner, 'knowledge/');
+  return {
+    storage,
+    close: async () => {
+      const all = await keysUnder(inner, '');
+      assert.ok(all.includes('outside/of-the-prefix'), 'the rest of the bucket is left alone');
+      assert.deepEqual(all.filter((key) => key !== 'outside/of-the-prefix' && !key.startsWith('knowledge/')), [], 'every object of the view is under its prefix');
+      await inner.close();
+      await bucket.close();
     },
   };
 });
