@@ -2,8 +2,9 @@
 // import, a knowledge approve and a coaching analysis, sent through a round-robin proxy to two nodes, are claimed by
 // either node, and the request answers with the same bodies and statuses as on one server (a 4xx from the node that
 // ran the job reaches the client as it was). Pack imports are one at a time in the whole cluster: two sent at once
-// to the two nodes run one after the other. The nodes share KNOWLEDGE_DIR, as a cluster's nodes must
-// (docs/deploy.md); the uploaded pack reaches the other node through the bucket.
+// to the two nodes run one after the other. Each node has its own empty KNOWLEDGE_DIR: knowledge sources live in the
+// bucket's knowledge/ prefix, as the uploaded pack does while it is imported, so a source one node places is scanned,
+// approved and exported through the other, and no node keeps a knowledge file on its disk.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -13,7 +14,8 @@ import knexFactory, { type Knex } from 'knex';
 import { usingPostgres } from '../support/server.js';
 import { ApiClient } from '../support/client.js';
 import { POSTGRES_URL, startCluster, type Cluster } from '../support/cluster.js';
-import { sha256File, writePack } from '../../server/knowledge-packs/pack-file.js';
+import type { StartedCli } from '../support/cli.js';
+import { readPack, sha256File, writePack } from '../../server/knowledge-packs/pack-file.js';
 import { installSigner } from '../../server/knowledge-packs/signing.js';
 
 const GUIDE = `---
@@ -39,7 +41,6 @@ const SEGMENTS = [
 
 describe('domain jobs on two nodes', { skip: !usingPostgres && 'a cluster runs on PostgreSQL and a bucket; checked in the PostgreSQL pass' }, () => {
   let cluster: Cluster;
-  let knowledgeDir: string;
   let work: string;
   let db: Knex;
   let api: ApiClient;
@@ -66,9 +67,9 @@ describe('domain jobs on two nodes', { skip: !usingPostgres && 'a cluster runs o
 
   before(async () => {
     work = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-domain-jobs-'));
-    knowledgeDir = path.join(work, 'knowledge');
-    await fs.mkdir(knowledgeDir);
-    cluster = await startCluster(2, { KNOWLEDGE_DIR: knowledgeDir });
+    cluster = await startCluster(2);
+    // Each node's own KNOWLEDGE_DIR (<DATA_DIR>/knowledge), empty.
+    for (const dir of cluster.dataDirs) await fs.mkdir(path.join(dir, 'knowledge'));
     db = knexFactory({ client: 'pg', connection: POSTGRES_URL, searchPath: [cluster.schema] });
     api = new ApiClient(cluster.url);
     token = await api.login('admin', 'admin-pass-123');
@@ -108,11 +109,20 @@ describe('domain jobs on two nodes', { skip: !usingPostgres && 'a cluster runs o
     assert.deepEqual(answers.map((res) => res.body.data.sources[0].change).sort(), ['created', 'unchanged']);
   });
 
-  test('a knowledge approve through the proxy ingests once; approving again is the job’s 409', async () => {
-    await fs.writeFile(path.join(knowledgeDir, 'harbor.md'), GUIDE);
-    const scanned = await api.post('/api/knowledge/scan', { token });
-    const id = scanned.body.data.results.find((r: { file_path: string }) => r.file_path === 'harbor.md').source_id as number;
-    const approved = await api.post(`/api/knowledge/audit/${id}`, { token, body: { action: 'approve' } });
+  test('a source one node imports is scanned, approved and exported through the other, and lives only in the bucket', async () => {
+    const [one, other] = cluster.nodes as [StartedCli, StartedCli];
+    const otherApi = new ApiClient(other.url);
+    const imported = await importPack(one.url, await foreignPack('harbor', GUIDE));
+    assert.equal(imported.status, 201, imported.text);
+    const { id, file_path: filePath } = imported.body.data.sources[0] as { id: number; file_path: string };
+    assert.match(filePath, /^imported\/[0-9a-f]+\/harbor\.md$/);
+
+    const scanned = await otherApi.post('/api/knowledge/scan', { token });
+    assert.equal(scanned.status, 200, scanned.text);
+    assert.deepEqual(scanned.body.data.results.find((r: { file_path: string }) => r.file_path === filePath), { file_path: filePath, status: 'unchanged', title: 'harbor', source_id: id });
+
+    // The approve job reads the file from the bucket on whichever node claims it.
+    const approved = await otherApi.post(`/api/knowledge/audit/${id}`, { token, body: { action: 'approve' } });
     assert.equal(approved.status, 200, approved.text);
     assert.deepEqual(approved.body.data, { status: 'approved', source_id: id, products: 1, chunks: approved.body.data.chunks, questions: 0 });
     assert.ok(approved.body.data.chunks >= 1);
@@ -120,6 +130,23 @@ describe('domain jobs on two nodes', { skip: !usingPostgres && 'a cluster runs o
     assert.deepEqual([again.status, again.body.error], [409, 'knowledge.not_pending'], again.text);
     const hits = await api.get('/api/knowledge/search?q=quillmarsh', { token });
     assert.equal(hits.body.data.length, 1, hits.text);
+
+    const exported = await fetch(`${other.url}/api/knowledge-packs/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ source_ids: [id] }),
+    });
+    const packBytes = Buffer.from(await exported.arrayBuffer());
+    assert.equal(exported.status, 200, packBytes.toString());
+    const unpacked = path.join(work, 'exported');
+    await fs.writeFile(path.join(work, 'exported.tgz'), packBytes);
+    const manifest = await readPack(path.join(work, 'exported.tgz'), unpacked);
+    assert.deepEqual(manifest.sources.map((s) => s.file_path), [filePath]);
+    assert.equal(await fs.readFile(path.join(unpacked, manifest.sources[0]!.path), 'utf8'), GUIDE);
+
+    for (const dir of cluster.dataDirs) assert.deepEqual(await fs.readdir(path.join(dir, 'knowledge'), { recursive: true }), [], `a knowledge file in ${dir}`);
+    const inBucket = ((await fs.readdir(cluster.s3.directory, { recursive: true })) as string[]).map((name) => name.split(path.sep).join('/'));
+    assert.ok(inBucket.some((name) => name.includes(`knowledge/${filePath}`)), inBucket.join('\n'));
   });
 
   test('coaching calls through the proxy make one report each; a refusal keeps its details', async () => {

@@ -23,9 +23,9 @@ const USER_FILES = {
 };
 const NOT_MIGRATED = ['trainbench.sqlite', 'secrets.json', 'media/chunks/5c0c0c5e-0000-4000-8000-000000000000/file.part', 'logs/server.log'];
 
-function migrate(...args: string[]): Promise<{ code: number | null; out: string }> {
+function migrate(args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/storage/migrate-cli.ts', ...args], { cwd: root, env: { ...process.env, ...s3.env, DATA_DIR: dataDir } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/storage/migrate-cli.ts', ...args], { cwd: root, env: { ...process.env, ...s3.env, DATA_DIR: dataDir, KNOWLEDGE_DIR: '', ...env } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -60,7 +60,7 @@ after(async () => {
 });
 
 test('a dry run lists what it would copy and copies nothing', async () => {
-  const { code, out } = await migrate('--dry-run');
+  const { code, out } = await migrate(['--dry-run']);
   assert.equal(code, 0, out);
   assert.match(out, /would copy 3 file\(s\)/);
   assert.deepEqual(await bucketKeys(), []);
@@ -91,6 +91,28 @@ test('a file whose copy differs is copied again; the rest are skipped', async ()
   const hash = crypto.createHash('sha256');
   for await (const piece of await bucket.get(key)) hash.update(piece as Buffer);
   assert.equal(hash.digest('hex'), crypto.createHash('sha256').update(changed).digest('hex'));
+});
+
+test('with KNOWLEDGE_DIR set, its sources are copied under knowledge/, hidden files and subfolders too; a link out of it is not', async () => {
+  const knowledgeDir = path.join(dataDir, '..', `${path.basename(dataDir)}-knowledge`);
+  const outside = path.join(`${knowledgeDir}-outside.md`);
+  try {
+    await fs.mkdir(path.join(knowledgeDir, 'products'), { recursive: true });
+    await fs.writeFile(path.join(knowledgeDir, 'guide.md'), '# Guide\n');
+    await fs.writeFile(path.join(knowledgeDir, 'products', 'fund.md'), '# Fund\n');
+    await fs.writeFile(path.join(knowledgeDir, '.shipped.json'), '{"files":{}}');
+    await fs.writeFile(outside, '# Not a source of this folder\n');
+    await fs.symlink(outside, path.join(knowledgeDir, 'link-out.md'));
+    const { code, out } = await migrate([], { KNOWLEDGE_DIR: knowledgeDir });
+    assert.equal(code, 0, out);
+    assert.match(out, /copied 3 file\(s\).*3 already in the bucket/s);
+    assert.deepEqual((await bucketKeys()).filter((key) => key.startsWith('knowledge/')), ['knowledge/.shipped.json', 'knowledge/guide.md', 'knowledge/products/fund.md']);
+    const again = await migrate([], { KNOWLEDGE_DIR: knowledgeDir });
+    assert.match(again.out, /copied 0 file\(s\).*6 already in the bucket/s);
+  } finally {
+    await fs.rm(knowledgeDir, { recursive: true, force: true });
+    await fs.rm(outside, { force: true });
+  }
 });
 
 test('without STORAGE=s3 it refuses with a message naming what to set', async () => {
