@@ -373,6 +373,17 @@ describe('knowledge packs /api/knowledge-packs', () => {
     assert.equal(await fs.readFile(foreign, 'utf8'), '# Written by hand on B\n');
 
     await fs.rm(foreign);
+    // A folder on the way that is a link: nothing is written through it.
+    const elsewhere = path.join(tmp, 'elsewhere');
+    await fs.mkdir(elsewhere, { recursive: true });
+    await fs.rmdir(path.dirname(foreign));
+    await fs.symlink(elsewhere, path.dirname(foreign));
+    const linked = await importPack(b, glossaryOnly);
+    assert.deepEqual([linked.status, linked.body.error], [409, 'pack_conflict'], linked.text);
+    assert.match(linked.body.message, /is a link or not a folder/);
+    assert.deepEqual(await fs.readdir(elsewhere), []);
+    await fs.rm(path.dirname(foreign));
+
     const imported = await importPack(b, glossaryOnly);
     assert.equal(imported.status, 201, imported.text);
     assert.equal(imported.body.data.sources[0].status, 'approved');
