@@ -11,7 +11,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { usingPostgres } from '../support/server.js';
 import { ApiClient } from '../support/client.js';
-import { POSTGRES_URL, startCluster, type Cluster } from '../support/cluster.js';
+import { POSTGRES_URL, startCluster, userFilesIn, type Cluster } from '../support/cluster.js';
 import { stopCli } from '../support/cli.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { form } from './media-fixtures.js';
@@ -150,14 +150,6 @@ describe('transcription jobs on two nodes', { skip: !usingPostgres && 'a cluster
 
   test('no uploaded audio is left on either node’s disk or in the bucket', async () => {
     await waitFor('the bucket to hold no job audio', async () => ((await fs.readdir(cluster.s3.directory, { recursive: true })) as string[]).filter((name) => name.includes(path.join('audio', 'jobs'))), (left) => left.length === 0, 10);
-    for (const dir of cluster.dataDirs) {
-      const files = (await fs.readdir(dir, { recursive: true })) as string[];
-      const userFiles = [];
-      for (const name of files) {
-        const stat = await fs.stat(path.join(dir, name));
-        if (stat.isFile() && !/^(logs\/|node-id$|server\.running$)/.test(name)) userFiles.push(name);
-      }
-      assert.deepEqual(userFiles, [], `left in ${dir}`);
-    }
+    for (const dir of cluster.dataDirs) assert.deepEqual(await userFilesIn(dir), [], `left in ${dir}`);
   });
 });

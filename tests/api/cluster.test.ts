@@ -15,7 +15,7 @@ import { startNode, type Node } from '../support/sync-nodes.js';
 import { stopCli } from '../support/cli.js';
 import { until } from '../support/until.js';
 import { ApiClient } from '../support/client.js';
-import { startCluster, type Cluster } from '../support/cluster.js';
+import { startCluster, userFilesIn, type Cluster } from '../support/cluster.js';
 import { CHUNK, approve, downloadSha256, form, sendChunk, settledExtraction, sha256, uploadOk } from './media-fixtures.js';
 import { addPaper, addQuestions, allRight, start, submit, uniqueDomain } from './exams-fixtures.js';
 
@@ -139,15 +139,7 @@ describe('two nodes behind a load balancer', { skip: !usingPostgres && 'a cluste
   });
 
   test('no user file is left on either node’s disk', async () => {
-    for (const dir of cluster.dataDirs) {
-      const files = (await fs.readdir(dir, { recursive: true })) as string[];
-      const userFiles = [];
-      for (const name of files) {
-        const stat = await fs.stat(path.join(dir, name));
-        if (stat.isFile() && !/^(logs\/|node-id$|server\.running$)/.test(name)) userFiles.push(name);
-      }
-      assert.deepEqual(userFiles, [], `left in ${dir}`);
-    }
+    for (const dir of cluster.dataDirs) assert.deepEqual(await userFilesIn(dir), [], `left in ${dir}`);
   });
 
   test('the node running an extraction, killed with SIGKILL behind the balancer, is replaced by the other, which finishes it', async () => {

@@ -91,3 +91,12 @@ export async function startCluster(size: number, env: Record<string, string> = {
     },
   };
 }
+
+/** The files a node keeps in its DATA_DIR beyond its logs and identity: a stateless node on S3 keeps none. */
+export async function userFilesIn(dataDir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of (await fs.readdir(dataDir, { recursive: true })) as string[]) {
+    if ((await fs.stat(path.join(dataDir, name))).isFile() && !/^(logs\/|node-id$|server\.running$)/.test(name)) found.push(name);
+  }
+  return found;
+}

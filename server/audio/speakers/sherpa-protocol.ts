@@ -9,8 +9,11 @@ export interface TimeRange {
 export type SherpaTask =
   /** Loads the models given (a diarizer when both speaker models are) and answers what they are: a broken model fails here. */
   | { type: 'load'; segmentation?: string; embedding?: string; vad?: string }
-  /** Speaker diarization of a 16 kHz mono WAV; `speakers` 0 finds the number by `threshold`. */
-  | { type: 'diarize'; wav: string; segmentation: string; embedding: string; speakers: number; threshold: number; threads: number }
+  /**
+   * Speaker diarization of a 16 kHz mono WAV; `speakers` 0 finds the number by `threshold`. `embed`: also each
+   * speaker's embedding (to match a voiceprint; a pass over the whole call, so only when there is one to match).
+   */
+  | { type: 'diarize'; wav: string; segmentation: string; embedding: string; speakers: number; threshold: number; threads: number; embed: boolean }
   /** One embedding per item: the given ranges of its WAV, end to end (no ranges: the whole file). */
   | { type: 'embed'; embedding: string; items: { wav: string; ranges: TimeRange[] }[]; threads: number }
   /** Speech regions of a 16 kHz mono WAV by silero VAD. */

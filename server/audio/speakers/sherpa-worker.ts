@@ -75,6 +75,7 @@ async function run(task: SherpaTask): Promise<SherpaReply> {
       const segments = diarizer.process(wave.samples).map((s) => ({ start: s.start, end: s.end, speaker: s.speaker }));
       await send({ type: 'progress', fraction: 0.9 });
       // The embedding of each speaker's speech, so that the server can tell which one is the rep.
+      if (!task.embed) return { type: 'result', result: { type: 'diarize', segments, embeddings: [] } };
       const extractor = new sherpa.SpeakerEmbeddingExtractor({ model: task.embedding, numThreads: task.threads });
       const speakers = [...new Set(segments.map((s) => s.speaker))].sort((a, b) => a - b);
       const embeddings = speakers.map((speaker) => {

@@ -51,7 +51,7 @@ export async function speakerPasses(input: PlanInput, voices: VoiceOptions): Pro
   const files = voices.models.files!;
   const timeoutMs = Math.max(10 * 60_000, input.duration * 2_000);
   const result = await runSherpa(
-    { type: 'diarize', wav: input.wav, ...files, speakers: voices.speakerCount, threshold: voices.threshold, threads: whisperThreads() },
+    { type: 'diarize', wav: input.wav, ...files, speakers: voices.speakerCount, threshold: voices.threshold, threads: whisperThreads(), embed: voices.voiceprint !== null },
     { signal: input.signal, timeoutMs, onProgress: input.onProgress },
   );
   const bySpeaker = new Map<number, SpeechRegion[]>();
