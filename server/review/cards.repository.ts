@@ -160,7 +160,7 @@ function cardsWithLogs(db: Db, ids: number[]): Promise<(CardColumns & { id: numb
 }
 
 /**
- * Rebuilds the cards from their logs (replayed in time order with ts-fsrs) and stores those whose state changed, 500
+ * Rebuilds the cards from their logs (replayed in time order with ts-fsrs) and stores those whose state changed, 250
  * cards a statement (an unchanged card is not written: no write, and no change for the laptops to pull). A card with
  * no review is new and due when it was made (or at its earliest event). The next chunk of cards is read while these
  * are replayed (the database works on its own thread meanwhile); the first chunk is small, so that replaying starts
@@ -185,8 +185,8 @@ export async function rebuildCards(db: Db, scheduler: FSRS, cardIds: number[], a
   if (ids.length) reviewQueueChanged(db);
 }
 
-const FIRST_CHUNK = 100;
-const CHUNK = 500;
+const FIRST_CHUNK = 50;
+const CHUNK = 250;
 
 async function updateCards(db: Db, updates: CardUpdate[]): Promise<void> {
   if (!updates.length) return;
