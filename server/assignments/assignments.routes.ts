@@ -13,7 +13,6 @@ import {
   listAssignments,
   myAssignments,
   remindNow,
-  requireAssignmentRow,
   updateAssignment,
   type Clock,
 } from './assignments.service.js';
@@ -53,13 +52,12 @@ export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClos
     ctx.body = { id, deleted: true };
   });
   router.get('/:id/progress', ...requireAdmin, async (ctx) => {
-    const row = await requireAssignmentRow(db, parseId(ctx.params.id, 'Assignment'));
-    ctx.body = await progressPage(db, row, clock(), parseQuery(ctx, ProgressQuery));
+    ctx.body = await progressPage(db, parseId(ctx.params.id, 'Assignment'), clock(), parseQuery(ctx, ProgressQuery));
   });
   router.get('/:id/progress/export', ...requireAdmin, async (ctx) => {
-    const row = await requireAssignmentRow(db, parseId(ctx.params.id, 'Assignment'));
+    const id = parseId(ctx.params.id, 'Assignment');
     const filter = parseQuery(ctx, ProgressExportQuery);
-    const { people } = await progressPeople(db, row, clock(), filter);
+    const { row, people } = await progressPeople(db, id, clock(), filter);
     const stream = await exportProgress(row.title, people, filter);
     sendWorkbook(ctx, stream, progressFileName(row.id));
   });

@@ -1,10 +1,12 @@
 // Who an assignment reaches and who has completed it, computed from the rule at read time and kept while its
-// inputs are unchanged: a cached snapshot is used only when a one-query fingerprint of what it was computed from
-// (users, departments, positions, the item's records or course completions, the assignment) still matches, so it is
-// never stale, on one server or several on one PostgreSQL.
+// inputs are unchanged: a cached snapshot is used only when a fingerprint of what it was computed from (users,
+// departments, positions, the item's records or course completions, the assignment), read in the same statement
+// as the assignment's row, still matches, so it is never stale, on one server or several on one PostgreSQL.
 import type { Db } from '../db/knex.js';
 import type { AssignmentCounts, AssignmentPerson, AssignmentPersonStatus, AssignmentProgress } from '../../contract/assignments.js';
 import { perDatabase } from '../db/read-cache.js';
+import { SerializedJson } from '../http/envelope.js';
+import { notFound } from '../http/errors.js';
 import { assignees, completions, type AssignmentRow } from './assignments.repository.js';
 
 /** One person as computed; the status depends on the time it is read. */
@@ -17,32 +19,46 @@ interface Person {
 }
 
 interface Snapshot {
-  /** Not done first, then by department and name. */
+  /** Not done first, then by department and name: the first `people.length - completed` are the ones not done. */
   people: Person[];
   completed: number;
+  /** Pages already answered from this snapshot, serialized, by their query (a few; the oldest goes first). */
+  pages: Map<string, SerializedJson>;
 }
 
-// A snapshot of 5,000 people weighs about 1 MB.
-const snapshots = perDatabase<Snapshot>({ name: 'assignment-progress', maxBytes: 32 * 1024 * 1024, ttlMs: 10 * 60_000, sizeOf: (s) => 64 + s.people.length * 200 });
+const PAGES_KEPT = 32;
 
-/** What the assignment's progress is computed from, as one string; any write to those inputs changes it. */
-async function fingerprint(db: Db, row: AssignmentRow): Promise<string> {
-  const item =
-    row.item_type === 'exam'
-      ? db('exam_records').where({ paper_id: row.paper_id }).max('id')
-      : db('course_progress').where({ course_id: row.course_id }).max('updated_at');
-  const result = (await db
-    .select(
-      db('users').max('updated_at').as('users'),
-      db('users').count('*').as('user_count'),
-      db('departments').max('updated_at').as('departments'),
-      db('departments').count('*').as('department_count'),
-      db('positions').count('*').as('position_count'),
-      item.as('item'),
-      db('assignments').where({ id: row.id }).select('updated_at').as('updated_at'),
-    )
-    .first()) as Record<string, unknown>;
-  return Object.values(result).map(String).join('|');
+// A snapshot of 5,000 people weighs about 1 MB, its kept pages up to 32 × 10 KB.
+const snapshots = perDatabase<Snapshot>({ name: 'assignment-progress', maxBytes: 32 * 1024 * 1024, ttlMs: 10 * 60_000, sizeOf: (s) => 64 + s.people.length * 200 + PAGES_KEPT * 10_000 });
+
+// One statement, written once: the row and, beside it, every input of its progress that a write changes. Each
+// subquery is one index lookup or a count of a table of staff (users_updated_at_index, course_progress_course_updated_index).
+const STATE_SQL = `select a.*,
+  (select max(updated_at) from users) as fp_users,
+  (select count(*) from users) as fp_user_count,
+  (select max(updated_at) from departments) as fp_departments,
+  (select count(*) from departments) as fp_department_count,
+  (select count(*) from positions) as fp_position_count,
+  case when a.item_type = 'exam'
+    then cast((select max(r.id) from exam_records r where r.paper_id = a.paper_id) as text)
+    else cast((select max(p.updated_at) from course_progress p where p.course_id = a.course_id) as text) end as fp_item
+from assignments a where a.id = ?`;
+
+interface State {
+  row: AssignmentRow;
+  /** The snapshot's key: the assignment and its fingerprint. */
+  key: string;
+}
+
+/** The assignment's row and its progress inputs' fingerprint, or undefined when there is no such assignment. */
+async function stateOf(db: Db, id: number): Promise<State | undefined> {
+  const result = (await db.raw(STATE_SQL, [id])) as unknown;
+  // knex.raw answers with the rows on SQLite and with pg's result object on PostgreSQL.
+  const rows = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
+  if (!rows.length) return undefined;
+  const { fp_users, fp_user_count, fp_departments, fp_department_count, fp_position_count, fp_item, ...row } = rows[0]!;
+  const assignment = row as unknown as AssignmentRow;
+  return { row: assignment, key: [assignment.id, assignment.updated_at, fp_users, fp_user_count, fp_departments, fp_department_count, fp_position_count, fp_item].map(String).join('|') };
 }
 
 async function compute(db: Db, row: AssignmentRow): Promise<Snapshot> {
@@ -57,20 +73,32 @@ async function compute(db: Db, row: AssignmentRow): Promise<Snapshot> {
       a.full_name.localeCompare(b.full_name, 'zh-CN') ||
       a.user_id - b.user_id,
   );
-  return { people, completed: people.filter((p) => p.done_at !== null).length };
+  return { people, completed: people.filter((p) => p.done_at !== null).length, pages: new Map() };
 }
 
-async function snapshotOf(db: Db, row: AssignmentRow): Promise<Snapshot> {
-  const key = `${row.id}/${await fingerprint(db, row)}`;
-  return (await snapshots(db).get(key, () => compute(db, row)))!;
+async function snapshotOf(db: Db, state: State): Promise<Snapshot> {
+  return (await snapshots(db).get(state.key, () => compute(db, state.row)))!;
+}
+
+async function requireState(db: Db, id: number): Promise<State> {
+  const state = await stateOf(db, id);
+  if (!state) throw notFound('Assignment');
+  return state;
 }
 
 const statusAt = (person: Person, overdue: boolean): AssignmentPersonStatus => (person.done_at !== null ? 'done' : overdue ? 'overdue' : 'pending');
 
+function countsAt(snapshot: Snapshot, row: AssignmentRow, nowMs: number): AssignmentCounts & { isOverdue: boolean } {
+  const isOverdue = nowMs > Date.parse(row.due_at);
+  const { people, completed } = snapshot;
+  return { assigned: people.length, completed, overdue: isOverdue ? people.length - completed : 0, isOverdue };
+}
+
 export async function countsOf(db: Db, row: AssignmentRow, nowMs: number): Promise<AssignmentCounts> {
-  const { people, completed } = await snapshotOf(db, row);
-  const overdue = nowMs > Date.parse(row.due_at);
-  return { assigned: people.length, completed, overdue: overdue ? people.length - completed : 0 };
+  const state = await stateOf(db, row.id);
+  if (!state) return { assigned: 0, completed: 0, overdue: 0 };
+  const { isOverdue: _, ...counts } = countsAt(await snapshotOf(db, state), state.row, nowMs);
+  return counts;
 }
 
 export interface ProgressFilter {
@@ -79,31 +107,53 @@ export interface ProgressFilter {
   q?: string;
 }
 
-/** Every person matching the filters, in the snapshot's order. */
-export async function progressPeople(db: Db, row: AssignmentRow, nowMs: number, filter: ProgressFilter): Promise<{ counts: AssignmentCounts; people: AssignmentPerson[] }> {
-  const { people, completed } = await snapshotOf(db, row);
-  const overdue = nowMs > Date.parse(row.due_at);
+/**
+ * Calls `take` with every person matching the filters, in the snapshot's order. A status is a range of the snapshot
+ * (the not done first), so only the department and the search look at each person.
+ */
+function eachMatching(snapshot: Snapshot, isOverdue: boolean, filter: ProgressFilter, take: (person: Person, status: AssignmentPersonStatus) => void): void {
+  const { people, completed } = snapshot;
+  const notDone = people.length - completed;
+  let [from, to] = [0, people.length];
+  if (filter.status === 'done') from = notDone;
+  else if (filter.status) to = (filter.status === 'overdue') === isOverdue ? notDone : 0;
   const q = filter.q?.toLowerCase();
-  const matching: AssignmentPerson[] = [];
-  for (const person of people) {
-    const status = statusAt(person, overdue);
-    if (filter.status && status !== filter.status) continue;
+  for (let i = from; i < to; i++) {
+    const person = people[i]!;
     if (filter.department !== undefined && person.department !== filter.department) continue;
     if (q && !person.full_name.toLowerCase().includes(q) && !person.username.toLowerCase().includes(q)) continue;
-    matching.push({ ...person, status });
+    take(person, statusAt(person, isOverdue));
   }
-  return { counts: { assigned: people.length, completed, overdue: overdue ? people.length - completed : 0 }, people: matching };
 }
 
-export async function progressPage(db: Db, row: AssignmentRow, nowMs: number, filter: ProgressFilter & { page: number; size: number }): Promise<AssignmentProgress> {
+/** Every person matching the filters (the Excel export), with the assignment's row. */
+export async function progressPeople(db: Db, id: number, nowMs: number, filter: ProgressFilter): Promise<{ row: AssignmentRow; counts: AssignmentCounts; people: AssignmentPerson[] }> {
+  const state = await requireState(db, id);
+  const snapshot = await snapshotOf(db, state);
+  const { isOverdue, ...counts } = countsAt(snapshot, state.row, nowMs);
+  const people: AssignmentPerson[] = [];
+  eachMatching(snapshot, isOverdue, filter, (person, status) => people.push({ ...person, status }));
+  return { row: state.row, counts, people };
+}
+
+/** A page of the progress, serialized; the same page of the same snapshot at the same side of the due date is kept. */
+export async function progressPage(db: Db, id: number, nowMs: number, filter: ProgressFilter & { page: number; size: number }): Promise<SerializedJson> {
+  const state = await requireState(db, id);
+  const snapshot = await snapshotOf(db, state);
+  const { isOverdue, ...counts } = countsAt(snapshot, state.row, nowMs);
+  const key = JSON.stringify([isOverdue, filter.status, filter.department, filter.q, filter.page, filter.size]);
+  const kept = snapshot.pages.get(key);
+  if (kept) return kept;
   const start = (filter.page - 1) * filter.size;
-  if (!filter.status && filter.department === undefined && !filter.q) {
-    // The common case, a page of everyone: only that page is turned into the answer's shape.
-    const { people, completed } = await snapshotOf(db, row);
-    const overdue = nowMs > Date.parse(row.due_at);
-    const page = people.slice(start, start + filter.size).map((person) => ({ ...person, status: statusAt(person, overdue) }));
-    return { assigned: people.length, completed, overdue: overdue ? people.length - completed : 0, people: page, total: people.length, page: filter.page, size: filter.size };
-  }
-  const { counts, people } = await progressPeople(db, row, nowMs, filter);
-  return { ...counts, people: people.slice(start, start + filter.size), total: people.length, page: filter.page, size: filter.size };
+  const people: AssignmentPerson[] = [];
+  let total = 0;
+  eachMatching(snapshot, isOverdue, filter, (person, status) => {
+    if (total >= start && total < start + filter.size) people.push({ ...person, status });
+    total++;
+  });
+  const progress: AssignmentProgress = { ...counts, people, total, page: filter.page, size: filter.size };
+  const json = new SerializedJson(JSON.stringify(progress));
+  if (snapshot.pages.size >= PAGES_KEPT) snapshot.pages.delete(snapshot.pages.keys().next().value!);
+  snapshot.pages.set(key, json);
+  return json;
 }
