@@ -75,6 +75,8 @@ describe('from a customer call to coaching in Chromium', { skip: skipWithoutChro
     fake.behave({ transcription: transcribeAs(), holdTranscription: true });
     await new Shell(page).open('calls');
     await expectAccessible(page, 'the call transcription screen');
+    await calls().form.getByRole('checkbox', { name: zh('calls.upload.bySpeaker') }).waitFor();
+    assert.deepEqual(await calls().channelNames(), [zh('calls.speaker.rep'), zh('calls.speaker.customer')], 'the channels are named by role, in Chinese, to begin with');
     await calls().transcribe(call.file);
     await calls().progress.getByText(zh('calls.job.stage.uploading')).waitFor();
     await calls().progress.getByText(zh('calls.job.route', { name: 'Cloud STT' })).waitFor();

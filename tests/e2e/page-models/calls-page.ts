@@ -16,6 +16,15 @@ export class CallsPage {
     await this.form.getByRole('button', { name: zh('calls.upload.submit'), exact: true }).click();
   }
 
+  /** What the left and right channel fields show (the chosen role's label, or nothing). */
+  async channelNames(): Promise<[string, string]> {
+    const text = async (label: string) => {
+      const item = this.form.locator('.ant-form-item').filter({ has: this.page.getByText(zh(label), { exact: true }) });
+      return (await item.innerText()).replace(zh(label), '').trim();
+    };
+    return [await text('calls.upload.left'), await text('calls.upload.right')];
+  }
+
   get progress(): Locator {
     return this.page.getByRole('region', { name: zh('calls.job.title') });
   }

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Card, Checkbox, Col, Row, Select } from 'antd';
@@ -10,6 +11,7 @@ import { FormItem, ZodForm, useZodForm } from '../../components/form/ZodForm';
 import { UploadSubmit, useCancellable } from '../../components/form/UploadSubmit';
 import { ErrorNotice } from '../../components/states';
 import { useStartTranscription } from './mutations';
+import { callsQueries } from './queries';
 
 const name = z.string().trim().max(40, 'calls.upload.nameTooLong');
 const schema = z
@@ -26,10 +28,22 @@ const schema = z
   .refine((v) => !v.bySpeaker || v.right.length > 0 || v.left.length === 0, { path: ['right'], message: 'common.validation.required' })
   .refine((v) => !v.bySpeaker || !v.left || v.left !== v.right, { path: ['right'], message: 'calls.upload.namesDiffer' });
 
-/** Pick or drop a recording, name its channels, send it: the job starts at once and the page follows it. */
+/**
+ * Pick or drop a recording, name its channels, send it: the job starts at once and the page follows it. The channels
+ * are named 销售 (left) and 客户 (right) to begin with; for a rep whose voiceprint is enrolled they start unnamed, so
+ * the voiceprint finds the rep on whichever side.
+ */
 export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): void }) {
   const { t } = useTranslation();
-  const form = useZodForm(schema, { file: null, bySpeaker: true, left: '', right: '', speakerCount: 2 });
+  const form = useZodForm(schema, { file: null, bySpeaker: true, left: CHANNEL_ROLES[0], right: CHANNEL_ROLES[1], speakerCount: 2 });
+  const enrolled = useQuery(callsQueries.voiceprint()).data?.enrolled === true;
+  useEffect(() => {
+    const { dirtyFields } = form.formState;
+    if (!enrolled || dirtyFields.left || dirtyFields.right) return;
+    form.setValue('left', '');
+    form.setValue('right', '');
+  }, [enrolled, form]);
+  const channelPlaceholder = (side: 'A' | 'B') => (enrolled ? t('calls.upload.byVoiceprint') : speakerLabel(t, side));
   const start = useStartTranscription();
   const [sent, setSent] = useState(0);
   const upload = useCancellable();
@@ -99,12 +113,12 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
             <Row gutter={16}>
               <Col xs={24} md={12}>
                 <FormItem control={form.control} name="left" label={t('calls.upload.left')}>
-                  {(field) => <Select {...field} value={field.value || undefined} onChange={(value?: string) => field.onChange(value ?? '')} allowClear options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
+                  {(field) => <Select {...field} value={field.value || undefined} onChange={(value?: string) => field.onChange(value ?? '')} allowClear placeholder={channelPlaceholder('A')} options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
                 </FormItem>
               </Col>
               <Col xs={24} md={12}>
                 <FormItem control={form.control} name="right" label={t('calls.upload.right')}>
-                  {(field) => <Select {...field} value={field.value || undefined} onChange={(value?: string) => field.onChange(value ?? '')} allowClear options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
+                  {(field) => <Select {...field} value={field.value || undefined} onChange={(value?: string) => field.onChange(value ?? '')} allowClear placeholder={channelPlaceholder('B')} options={CHANNEL_ROLES.map((role) => ({ value: role, label: speakerLabel(t, role) }))} />}
                 </FormItem>
               </Col>
             </Row>
