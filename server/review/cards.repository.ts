@@ -67,6 +67,37 @@ export async function insertCards(db: Db, cards: NewCard[]): Promise<void> {
   for (let i = 0; i < cards.length; i += 500) await insertJsonRows(db, 'review_cards', CARD_COLUMNS, cards.slice(i, i + 500), 'ON CONFLICT (gid) DO NOTHING');
 }
 
+export type NewCardWithState = NewCard & CardColumns;
+
+const CARD_WITH_STATE_COLUMNS: Columns<NewCardWithState> = [
+  ...CARD_COLUMNS.filter(([name]) => name !== 'due'),
+  ['due', 'text'], ['stability', 'real'], ['difficulty', 'real'], ['elapsed_days', 'integer'], ['scheduled_days', 'integer'], ['learning_steps', 'integer'],
+  ['reps', 'integer'], ['lapses', 'integer'], ['state', 'integer'], ['last_review', 'text'],
+];
+
+/** Inserts cards already in the state their first events give; returns the ids, by gid, of those inserted now (one already there is left as it is). */
+export async function insertCardsWithState(db: Db, cards: NewCardWithState[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (let i = 0; i < cards.length; i += 500) {
+    const rows = await insertJsonRows<NewCardWithState, { id: number; gid: string }>(db, 'review_cards', CARD_WITH_STATE_COLUMNS, cards.slice(i, i + 500), 'ON CONFLICT (gid) DO NOTHING RETURNING id, gid');
+    for (const row of rows) ids.set(row.gid, Number(row.id));
+  }
+  return ids;
+}
+
+/** The question cards of these people and questions (every pair of the two lists that has one); key `user/question`. */
+export async function cardsOfQuestions(db: Db, userIds: number[], questionIds: number[]): Promise<Map<string, CardRow>> {
+  const map = new Map<string, CardRow>();
+  if (!userIds.length || !questionIds.length) return map;
+  const users = [...new Set(userIds)];
+  const questions = [...new Set(questionIds)];
+  for (let i = 0; i < questions.length; i += 500) {
+    const rows = (await db('review_cards').whereIn('user_id', users).whereIn('question_id', questions.slice(i, i + 500))) as CardRow[];
+    for (const row of rows) map.set(`${Number(row.user_id)}/${Number(row.question_id)}`, normalise(row));
+  }
+  return map;
+}
+
 /** The cards of these (user, question) pairs, made (new, due at `at`) where missing; key `user/question` → card. */
 export async function questionCards(db: Db, pairs: { user_id: number; question_id: number; at: string }[]): Promise<Map<string, { id: number; gid: string; question_gid: string }>> {
   const found = new Map<string, { id: number; gid: string; question_gid: string }>();
@@ -135,7 +166,7 @@ export async function appendLog(db: Db, rows: NewLogRow[]): Promise<string[]> {
   return appended;
 }
 
-type CardUpdate = CardColumns & { id: number; updated_at: string };
+export type CardUpdate = CardColumns & { id: number; updated_at: string };
 
 const STATE_COLUMNS = ['due', 'stability', 'difficulty', 'elapsed_days', 'scheduled_days', 'learning_steps', 'reps', 'lapses', 'state', 'last_review'] as const satisfies readonly (keyof CardColumns)[];
 const sameValue = (a: unknown, b: unknown): boolean => (a === null || b === null || typeof a === 'string' ? a === b : Number(a) === Number(b));
@@ -188,7 +219,8 @@ export async function rebuildCards(db: Db, scheduler: FSRS, cardIds: number[], a
 const FIRST_CHUNK = 50;
 const CHUNK = 250;
 
-async function updateCards(db: Db, updates: CardUpdate[]): Promise<void> {
+/** Stores these cards' new state, one statement for them all. */
+export async function updateCards(db: Db, updates: CardUpdate[]): Promise<void> {
   if (!updates.length) return;
   await db.raw(
     `UPDATE review_cards SET due = v.due, stability = v.stability, difficulty = v.difficulty, elapsed_days = v.elapsed_days, scheduled_days = v.scheduled_days,

@@ -6,8 +6,11 @@ import type { GradedSubmit } from '../exams/submit-store.js';
 import type { PracticePrompt } from '../../contract/review.js';
 import { derivedUuid } from '../sync/branch/state-outbox.js';
 import { now } from '../db/time.js';
-import { appendLog, practiceCards, questionCards, rebuildCards, type NewLogRow } from './cards.repository.js';
-import { gradeOfAnswer, toCard, type CardColumns } from './scheduler.js';
+import { createEmptyCard, Rating } from 'ts-fsrs';
+import { appendLog, cardsByGid, cardsOfQuestions, insertCardsWithState, practiceCards, questionCardGid, rebuildCards, updateCards, type CardRow, type CardUpdate, type NewCardWithState, type NewLogRow } from './cards.repository.js';
+import { gradeOfAnswer, toCard, toColumns, type CardColumns } from './scheduler.js';
+import { gidMap } from '../sync/entities.js';
+import { reviewQueueChanged } from './queue-cache.js';
 import { schedulerOfSystem } from './review.parameters.js';
 import { queueReviewLogUp } from './review.sync.js';
 import { nowDate } from '../clock.js';
@@ -29,29 +32,77 @@ export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Pr
     result.detail.map((d) => ({ session_id: session.id, origin: session.kind, user_id: user.id, question_id: d.question_id, correct: d.is_correct, answer: d.user_answer, at })),
   );
   if (!answers.length) return;
-  // Right answers only matter to cards that exist: one lookup for the batch.
-  const right = answers.filter((a) => a.correct);
-  const existing = right.length
-    ? ((await db('review_cards').whereIn('user_id', [...new Set(right.map((a) => a.user_id))]).whereIn('question_id', [...new Set(right.map((a) => a.question_id))])
-        .select('id', 'user_id', 'question_id', 'due', 'stability', 'difficulty', 'elapsed_days', 'scheduled_days', 'learning_steps', 'reps', 'lapses', 'state', 'last_review')) as (CardColumns & { id: number; user_id: number; question_id: number })[])
-    : [];
-  const dueCards = new Map(existing.map((c) => [`${Number(c.user_id)}/${Number(c.question_id)}`, c]));
-  const counted = answers.filter((a) => !a.correct || (dueCards.get(`${a.user_id}/${a.question_id}`)?.due ?? '\uffff') <= a.at);
+  const userIds = answers.map((a) => a.user_id);
+  const questionIds = answers.map((a) => a.question_id);
+  const [known, userGids, questionGids, scheduler] = await Promise.all([
+    cardsOfQuestions(db, userIds, questionIds),
+    gidMap(db, 'users', 'id', userIds),
+    gidMap(db, 'questions', 'id', questionIds),
+    schedulerOfSystem(db),
+  ]);
+  const keyOf = (a: { user_id: number; question_id: number }) => `${a.user_id}/${a.question_id}`;
+  // A wrong answer always counts; a right one only for a card that exists and is due.
+  const counted = answers.filter((a) => !a.correct || (known.get(keyOf(a))?.due ?? '\uffff') <= a.at);
   if (!counted.length) return;
-  const cards = await questionCards(db, counted.map((a) => ({ user_id: a.user_id, question_id: a.question_id, at: a.at })));
+  const timesAnswered = new Map<string, number>();
+  for (const a of counted) timesAnswered.set(keyOf(a), (timesAnswered.get(keyOf(a)) ?? 0) + 1);
   const stamp = now();
-  const rows = counted.flatMap((a): NewLogRow[] => {
-    const card = cards.get(`${a.user_id}/${a.question_id}`);
-    if (!card) return [];
-    const known = dueCards.get(`${a.user_id}/${a.question_id}`);
-    const rating = known ? gradeOfAnswer(a.correct, toCard(known), new Date(a.at)) : 1;
-    return [{
+
+  // Each event's card in the state the event leaves it, computed here when the event is the card's latest (as for a
+  // submit it is): ts-fsrs `next` on the stored state is then exactly what replaying the whole log gives. A card
+  // answered twice in the batch, or whose log reaches this instant already, is replayed from its log instead.
+  const newCards = new Map<string, NewCardWithState>();
+  const events: { answer: (typeof counted)[number]; row: Omit<NewLogRow, 'card_id'>; cardGid: string; next?: CardColumns; existing?: number }[] = [];
+  for (const a of counted) {
+    const key = keyOf(a);
+    const card = known.get(key);
+    const questionGid = questionGids.get(String(a.question_id));
+    const userGid = userGids.get(String(a.user_id));
+    if (typeof questionGid !== 'string' || typeof userGid !== 'string') continue;
+    const rating = card ? gradeOfAnswer(a.correct, toCard(card), new Date(a.at)) : Rating.Again;
+    const row = {
       // The same on every machine that stores this submit: the central server re-grading a pushed record adds nothing.
-      gid: derivedUuid(`review-event/${a.session_id}/${card.question_gid}`),
-      card_id: card.id, user_id: a.user_id, rating, reviewed_at: a.at, origin: a.origin, correct: a.correct, answer: JSON.stringify(a.answer), from_central: false, created_at: stamp,
-    }];
+      gid: derivedUuid(`review-event/${a.session_id}/${questionGid}`),
+      user_id: a.user_id, rating, reviewed_at: a.at, origin: a.origin, correct: a.correct, answer: JSON.stringify(a.answer), from_central: false, created_at: stamp,
+    };
+    const alone = timesAnswered.get(key) === 1;
+    if (card) {
+      const latest = card.last_review === null ? card.created_at <= a.at : card.last_review < a.at;
+      events.push({ answer: a, row, cardGid: card.gid, existing: card.id, next: alone && latest ? toColumns(scheduler.next(toCard(card), new Date(a.at), rating).card) : undefined });
+    } else {
+      const gid = questionCardGid(userGid, questionGid);
+      const next = alone ? toColumns(scheduler.next(createEmptyCard(new Date(a.at)), new Date(a.at), rating).card) : undefined;
+      if (!newCards.has(gid)) {
+        newCards.set(gid, { gid, user_id: a.user_id, kind: 'question', question_id: a.question_id, practice_item_id: null, prompt: null, created_at: a.at, updated_at: a.at, ...(next ?? toColumns(createEmptyCard(new Date(a.at)))) });
+      }
+      events.push({ answer: a, row, cardGid: gid, next });
+    }
+  }
+  const inserted = await insertCardsWithState(db, [...newCards.values()]);
+  // A card made meanwhile by another transaction (PostgreSQL) is taken as it is, and replayed.
+  const missing = [...newCards.keys()].filter((gid) => !inserted.has(gid));
+  const raced = missing.length ? await cardsByGid(db, missing) : new Map<string, CardRow>();
+  const cardIdOf = (e: (typeof events)[number]) => e.existing ?? inserted.get(e.cardGid) ?? raced.get(e.cardGid)?.id;
+  const logRows = events.flatMap((e): NewLogRow[] => {
+    const card_id = cardIdOf(e);
+    return card_id === undefined ? [] : [{ ...e.row, card_id }];
   });
-  await recordEvents(db, rows);
+  const appended = new Set(await appendLog(db, logRows));
+  const updates: CardUpdate[] = [];
+  const replayed: number[] = [];
+  for (const e of events) {
+    const cardId = cardIdOf(e);
+    if (cardId === undefined) continue;
+    // A card made here with its state is replayed should its event not be new after all.
+    if (!appended.has(e.row.gid)) {
+      if (e.existing === undefined && inserted.has(e.cardGid)) replayed.push(cardId);
+      continue;
+    }
+    if (!e.next || raced.has(e.cardGid)) replayed.push(cardId);
+    else if (e.existing !== undefined) updates.push({ id: cardId, ...e.next, updated_at: stamp });
+  }
+  await Promise.all([updateCards(db, updates), rebuildCards(db, scheduler, replayed, stamp), queueReviewLogUp(db, [...appended])]);
+  if (updates.length || inserted.size) reviewQueueChanged(db);
 }
 
 /** The practice item rows as insertReviewItems stores them (coaching_review_items). */

@@ -130,6 +130,53 @@ describe('spaced review', () => {
     assert.equal(card.lapses, 1);
   });
 
+  test('exam submits move a card as replaying its whole log does, an answer from before its last review included', async () => {
+    const domain = uniqueDomain('review-submits');
+    const q = await addQuestion(ts, questionBody(domain, 'single'));
+    const bob = await ts.user();
+    const paper = await addPaper(ts, { name: `Paper ${domain}`, domain, question_count: 1 });
+    const take = async (at: string, right: boolean) => {
+      setClock(at);
+      const started = await start(ts, bob.token, paper.id);
+      const result = await submit(ts, bob.token, started.session_id, answerSheet(started.questions, [q], () => right));
+      assert.equal(result.correct_count, right ? 1 : 0);
+    };
+    const cardNow = async (at: string): Promise<CardSummary> => {
+      setClock(at);
+      const due = await queue(bob.token);
+      const id = due.items[0]?.card_id ?? cardId;
+      return ok<CardSummary>(await ts.api.get(`/api/review/cards/${id}`, { token: bob.token }));
+    };
+    const same = (card: CardSummary, want: Card, label: string) => {
+      assert.deepEqual(
+        [card.due, card.reps, card.lapses, card.stability, card.difficulty, card.scheduled_days, card.last_review],
+        [want.due.toISOString(), want.reps, want.lapses, want.stability, want.difficulty, want.scheduled_days, want.last_review!.toISOString()],
+        label,
+      );
+    };
+    let cardId = 0;
+
+    const t0 = new Date(Date.now() - 30 * DAY).toISOString();
+    await take(t0, false);
+    const made = await cardNow(plus(t0, 60_000).toISOString());
+    cardId = made.id;
+    same(made, expected([[Rating.Again, t0]]), 'a wrong answer: Again');
+
+    const t1 = plus(made.due, 60_000).toISOString();
+    await take(t1, true);
+    const good = await cardNow(t1);
+    same(good, expected([[Rating.Again, t0], [Rating.Good, t1]]), 'right when due: Good');
+
+    const t2 = plus(good.due, 60_000).toISOString();
+    await take(t2, false);
+    same(await cardNow(t2), expected([[Rating.Again, t0], [Rating.Good, t1], [Rating.Again, t2]]), 'wrong again: Again');
+
+    // A submit stamped before the card's last review (a clock set back): the log is replayed in time order.
+    const early = plus(t1, -30_000).toISOString();
+    await take(early, false);
+    same(await cardNow(t2), expected([[Rating.Again, t0], [Rating.Again, early], [Rating.Good, t1], [Rating.Again, t2]]), 'replayed in time order');
+  });
+
   test('an edited question keeps its card; a disabled one leaves the queue and cannot be answered', async () => {
     const domain = uniqueDomain('review');
     const bank = [await addQuestion(ts, questionBody(domain, 'single')), await addQuestion(ts, questionBody(domain, 'true_false'))];
