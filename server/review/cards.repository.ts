@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { FSRS } from 'ts-fsrs';
 import type { Db } from '../db/knex.js';
-import { insertJsonRows, jsonRows, type Columns } from '../db/json-rows.js';
+import { insertJsonRows, jsonRows, returnedRows, type Columns } from '../db/json-rows.js';
 import { derivedUuid } from '../sync/branch/state-outbox.js';
 import { gidMap } from '../sync/entities.js';
 import type { CardKind, PracticePrompt } from '../../contract/review.js';
@@ -85,15 +85,17 @@ export async function insertCardsWithState(db: Db, cards: NewCardWithState[]): P
   return ids;
 }
 
-/** The question cards of these people and questions (every pair of the two lists that has one); key `user/question`. */
-export async function cardsOfQuestions(db: Db, userIds: number[], questionIds: number[]): Promise<Map<string, CardRow>> {
+const PAIR_COLUMNS: Columns<{ user_id: number; question_id: number }> = [['user_id', 'integer'], ['question_id', 'integer']];
+
+/** The question cards of these (user, question) pairs that have one, key `user/question`: one index lookup a pair. */
+export async function cardsOfQuestions(db: Db, pairs: { user_id: number; question_id: number }[]): Promise<Map<string, CardRow>> {
   const map = new Map<string, CardRow>();
-  if (!userIds.length || !questionIds.length) return map;
-  const users = [...new Set(userIds)];
-  const questions = [...new Set(questionIds)];
-  for (let i = 0; i < questions.length; i += 500) {
-    const rows = (await db('review_cards').whereIn('user_id', users).whereIn('question_id', questions.slice(i, i + 500))) as CardRow[];
-    for (const row of rows) map.set(`${Number(row.user_id)}/${Number(row.question_id)}`, normalise(row));
+  const unique = [...new Map(pairs.map((p) => [`${p.user_id}/${p.question_id}`, { user_id: p.user_id, question_id: p.question_id }])).values()];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const response = await db.raw('SELECT c.* FROM (?) AS p JOIN review_cards c ON c.user_id = p.user_id AND c.question_id = p.question_id', [
+      jsonRows(db, PAIR_COLUMNS, unique.slice(i, i + 1000)),
+    ]);
+    for (const row of returnedRows<CardRow>(db, response)) map.set(`${Number(row.user_id)}/${Number(row.question_id)}`, normalise(row));
   }
   return map;
 }

@@ -35,7 +35,7 @@ export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Pr
   const userIds = answers.map((a) => a.user_id);
   const questionIds = answers.map((a) => a.question_id);
   const [known, userGids, questionGids, scheduler] = await Promise.all([
-    cardsOfQuestions(db, userIds, questionIds),
+    cardsOfQuestions(db, answers),
     gidMap(db, 'users', 'id', userIds),
     gidMap(db, 'questions', 'id', questionIds),
     schedulerOfSystem(db),
