@@ -85,12 +85,7 @@ runRetryingBrowserFiles('tests on SQLite', nodeTest(files));
 if (!databaseFiles.length) {
   // nothing to run again
 } else if (process.env.SKIP_POSTGRES !== '1' && (await postgresUp())) {
-  // The cluster files start several server processes, a bucket and a proxy each: two of them at once have been seen
-  // to hang on two cores, so they run one at a time after the rest.
-  const clusterFiles = databaseFiles.filter((f) => path.basename(f).startsWith('cluster'));
-  const otherFiles = databaseFiles.filter((f) => !clusterFiles.includes(f));
-  if (otherFiles.length) run('tests on PostgreSQL', process.execPath, nodeTest(otherFiles), { TEST_DB: 'postgres' });
-  if (clusterFiles.length) run('cluster tests on PostgreSQL, one file at a time', process.execPath, nodeTest(clusterFiles, 1), { TEST_DB: 'postgres' });
+  run('tests on PostgreSQL', process.execPath, nodeTest(databaseFiles), { TEST_DB: 'postgres' });
 } else {
   console.log('\nPostgreSQL is not reachable on 127.0.0.1:5432: PostgreSQL pass skipped');
 }

@@ -8,6 +8,7 @@
 // A job someone awaits (run) is sent like any other; the handler's outcome (its value, or its 4xx refusal) becomes
 // the job's output, which the waiting request reads back from the row, whichever node ran it.
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { JobContext, JobKind, JobQueue, RunOptions } from './queue.js';
 import { answerOf, cancelledElsewhere, JobFailed, settle, type Outcome } from './outcome.js';
@@ -43,6 +44,40 @@ interface Running {
 
 const nodeStopped = () => new Error('the node stopped');
 
+/**
+ * pg-boss's connections, given to it as its `db` so that this queue decides when they close. pg's Pool, once ended,
+ * never answers a query still waiting for a connection: a worker whose poll waited there never stopped, pg-boss's
+ * wait for its workers went on for ever, and the process never exited. So the pool ends only when nothing is in
+ * flight (or after a bound), and queries sent after that are refused at once.
+ */
+class JobsConnections {
+  private readonly pool: pg.Pool;
+  private inFlight = 0;
+  private settled: (() => void)[] = [];
+  private closed = false;
+
+  constructor(url: string, log: (err: unknown) => void) {
+    this.pool = new pg.Pool({ connectionString: url, max: 3, application_name: 'pgboss' });
+    this.pool.on('error', log);
+  }
+
+  async executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
+    if (this.closed) throw nodeStopped();
+    this.inFlight++;
+    try {
+      return await this.pool.query(text, values);
+    } finally {
+      if (--this.inFlight === 0) for (const resolve of this.settled.splice(0)) resolve();
+    }
+  }
+
+  async close(boundMs: number): Promise<void> {
+    if (this.inFlight > 0) await Promise.race([new Promise<void>((resolve) => this.settled.push(resolve)), sleep(boundMs, undefined, { ref: false })]);
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
 /** The message pg-boss kept of a failure (serialize-error's copy of the Error, or its own timeout text). */
 function failureOf(output: unknown): string {
   const out = output as { message?: unknown; value?: { message?: unknown } } | null;
@@ -54,13 +89,14 @@ export class PgBossJobQueue implements JobQueue {
   private readonly workers = new Map<string, string[]>();
   private readonly running = new Set<Running>();
   private readonly boss: PgBoss;
+  private readonly connections: JobsConnections;
   private stopped = false;
 
   constructor(private readonly options: PgBossOptions) {
+    this.connections = new JobsConnections(options.url, options.log);
     this.boss = new PgBoss({
-      connectionString: options.url,
+      db: this.connections,
       schema: jobsSchemaOf(options.schema),
-      max: 3,
       supervise: true,
       maintenanceIntervalSeconds: options.maintenanceSeconds ?? 30,
     });
@@ -184,5 +220,7 @@ export class PgBossJobQueue implements JobQueue {
     // handler that gave up within the grace: pg-boss does not await its own fail of it, which stop() can cut off.
     for (const job of running) if (!job.succeeded) await this.boss.fail(job.name, job.id, { message: 'the node stopped' }).catch(() => undefined);
     await this.boss.stop({ graceful: false, wait: true }).catch(this.options.log);
+    // The workers' last polls (and a job fetched meanwhile, failed at once) finish before the connections close.
+    await this.connections.close(STOP_GRACE_MS);
   }
 }
