@@ -141,7 +141,7 @@ function SetupCard() {
                 <Typography.Text type="warning">
                   <WarningOutlined aria-hidden /> {r.missing}
                 </Typography.Text>
-                <Link to={r.to}>{t('assignments.adminHome.setUp')}</Link>
+                <Link to={r.to} className="action-link">{t('assignments.adminHome.setUp')}</Link>
               </>
             )
           }
