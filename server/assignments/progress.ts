@@ -4,6 +4,7 @@
 // as the assignment's row, still matches, so it is never stale, on one server or several on one PostgreSQL.
 import type { Db } from '../db/knex.js';
 import type { AssignmentCounts, AssignmentPerson, AssignmentPersonStatus, AssignmentProgress } from '../../contract/assignments.js';
+import { returnedRows } from '../db/json-rows.js';
 import { perDatabase } from '../db/read-cache.js';
 import { SerializedJson } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
@@ -52,11 +53,9 @@ interface State {
 
 /** The assignment's row and its progress inputs' fingerprint, or undefined when there is no such assignment. */
 async function stateOf(db: Db, id: number): Promise<State | undefined> {
-  const result = (await db.raw(STATE_SQL, [id])) as unknown;
-  // knex.raw answers with the rows on SQLite and with pg's result object on PostgreSQL.
-  const rows = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
-  if (!rows.length) return undefined;
-  const { fp_users, fp_user_count, fp_departments, fp_department_count, fp_position_count, fp_item, ...row } = rows[0]!;
+  const [found] = returnedRows<Record<string, unknown>>(db, await db.raw(STATE_SQL, [id]));
+  if (!found) return undefined;
+  const { fp_users, fp_user_count, fp_departments, fp_department_count, fp_position_count, fp_item, ...row } = found;
   const assignment = row as unknown as AssignmentRow;
   return { row: assignment, key: [assignment.id, assignment.updated_at, fp_users, fp_user_count, fp_departments, fp_department_count, fp_position_count, fp_item].map(String).join('|') };
 }

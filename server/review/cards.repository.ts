@@ -4,7 +4,6 @@ import type { FSRS } from 'ts-fsrs';
 import type { Db } from '../db/knex.js';
 import { insertJsonRows, jsonRows, returnedRows, type Columns } from '../db/json-rows.js';
 import { derivedUuid } from '../sync/branch/state-outbox.js';
-import { gidMap } from '../sync/entities.js';
 import type { CardKind, PracticePrompt } from '../../contract/review.js';
 import { replayAggregated, toColumns, type CardColumns } from './scheduler.js';
 import { reviewQueueChanged } from './queue-cache.js';
@@ -98,31 +97,6 @@ export async function cardsOfQuestions(db: Db, pairs: { user_id: number; questio
     for (const row of returnedRows<CardRow>(db, response)) map.set(`${Number(row.user_id)}/${Number(row.question_id)}`, normalise(row));
   }
   return map;
-}
-
-/** The cards of these (user, question) pairs, made (new, due at `at`) where missing; key `user/question` → card. */
-export async function questionCards(db: Db, pairs: { user_id: number; question_id: number; at: string }[]): Promise<Map<string, { id: number; gid: string; question_gid: string }>> {
-  const found = new Map<string, { id: number; gid: string; question_gid: string }>();
-  if (!pairs.length) return found;
-  const [users, questions] = await Promise.all([
-    gidMap(db, 'users', 'id', pairs.map((p) => p.user_id)),
-    gidMap(db, 'questions', 'id', pairs.map((p) => p.question_id)),
-  ]);
-  const cards = new Map<string, NewCard & { question_gid: string }>();
-  for (const { user_id, question_id, at } of pairs) {
-    const key = `${user_id}/${question_id}`;
-    const userGid = users.get(String(user_id));
-    const questionGid = questions.get(String(question_id));
-    if (cards.has(key) || typeof userGid !== 'string' || typeof questionGid !== 'string') continue;
-    cards.set(key, { gid: questionCardGid(userGid, questionGid), question_gid: questionGid, user_id, kind: 'question', question_id, practice_item_id: null, prompt: null, due: at, created_at: at, updated_at: at });
-  }
-  await insertCards(db, [...cards.values()]);
-  const rows = await cardsByGid(db, [...cards.values()].map((c) => c.gid));
-  for (const [key, card] of cards) {
-    const row = rows.get(card.gid);
-    if (row) found.set(key, { id: row.id, gid: row.gid, question_gid: card.question_gid });
-  }
-  return found;
 }
 
 export async function cardsByGid(db: Db, gids: string[]): Promise<Map<string, CardRow>> {

@@ -52,7 +52,7 @@ export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Pr
   // submit it is): ts-fsrs `next` on the stored state is then exactly what replaying the whole log gives. A card
   // answered twice in the batch, or whose log reaches this instant already, is replayed from its log instead.
   const newCards = new Map<string, NewCardWithState>();
-  const events: { answer: (typeof counted)[number]; row: Omit<NewLogRow, 'card_id'>; cardGid: string; next?: CardColumns; existing?: number }[] = [];
+  const events: { row: Omit<NewLogRow, 'card_id'>; cardGid: string; next?: CardColumns; existing?: number }[] = [];
   for (const a of counted) {
     const key = keyOf(a);
     const card = known.get(key);
@@ -68,38 +68,32 @@ export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Pr
     const alone = timesAnswered.get(key) === 1;
     if (card) {
       const latest = card.last_review === null ? card.created_at <= a.at : card.last_review < a.at;
-      events.push({ answer: a, row, cardGid: card.gid, existing: card.id, next: alone && latest ? toColumns(scheduler.next(toCard(card), new Date(a.at), rating).card) : undefined });
+      events.push({ row, cardGid: card.gid, existing: card.id, next: alone && latest ? toColumns(scheduler.next(toCard(card), new Date(a.at), rating).card) : undefined });
     } else {
       const gid = questionCardGid(userGid, questionGid);
-      const next = alone ? toColumns(scheduler.next(createEmptyCard(new Date(a.at)), new Date(a.at), rating).card) : undefined;
-      if (!newCards.has(gid)) {
-        newCards.set(gid, { gid, user_id: a.user_id, kind: 'question', question_id: a.question_id, practice_item_id: null, prompt: null, created_at: a.at, updated_at: a.at, ...(next ?? toColumns(createEmptyCard(new Date(a.at)))) });
-      }
-      events.push({ answer: a, row, cardGid: gid, next });
+      const made = createEmptyCard(new Date(a.at));
+      const next = alone ? toColumns(scheduler.next(made, new Date(a.at), rating).card) : undefined;
+      if (!newCards.has(gid)) newCards.set(gid, { gid, user_id: a.user_id, kind: 'question', question_id: a.question_id, practice_item_id: null, prompt: null, created_at: a.at, updated_at: a.at, ...(next ?? toColumns(made)) });
+      events.push({ row, cardGid: gid, next });
     }
   }
   const inserted = await insertCardsWithState(db, [...newCards.values()]);
   // A card made meanwhile by another transaction (PostgreSQL) is taken as it is, and replayed.
   const missing = [...newCards.keys()].filter((gid) => !inserted.has(gid));
   const raced = missing.length ? await cardsByGid(db, missing) : new Map<string, CardRow>();
-  const cardIdOf = (e: (typeof events)[number]) => e.existing ?? inserted.get(e.cardGid) ?? raced.get(e.cardGid)?.id;
-  const logRows = events.flatMap((e): NewLogRow[] => {
-    const card_id = cardIdOf(e);
-    return card_id === undefined ? [] : [{ ...e.row, card_id }];
+  const placed = events.flatMap((e) => {
+    const cardId = e.existing ?? inserted.get(e.cardGid) ?? raced.get(e.cardGid)?.id;
+    return cardId === undefined ? [] : [{ ...e, cardId }];
   });
-  const appended = new Set(await appendLog(db, logRows));
+  const appended = new Set(await appendLog(db, placed.map((e) => ({ ...e.row, card_id: e.cardId }))));
   const updates: CardUpdate[] = [];
   const replayed: number[] = [];
-  for (const e of events) {
-    const cardId = cardIdOf(e);
-    if (cardId === undefined) continue;
+  for (const e of placed) {
     // A card made here with its state is replayed should its event not be new after all.
     if (!appended.has(e.row.gid)) {
-      if (e.existing === undefined && inserted.has(e.cardGid)) replayed.push(cardId);
-      continue;
-    }
-    if (!e.next || raced.has(e.cardGid)) replayed.push(cardId);
-    else if (e.existing !== undefined) updates.push({ id: cardId, ...e.next, updated_at: stamp });
+      if (e.existing === undefined && inserted.has(e.cardGid)) replayed.push(e.cardId);
+    } else if (!e.next || raced.has(e.cardGid)) replayed.push(e.cardId);
+    else if (e.existing !== undefined) updates.push({ id: e.cardId, ...e.next, updated_at: stamp });
   }
   await Promise.all([updateCards(db, updates), rebuildCards(db, scheduler, replayed, stamp), queueReviewLogUp(db, [...appended])]);
   if (updates.length || inserted.size) reviewQueueChanged(db);

@@ -38,8 +38,7 @@ export function CallUpload({ onStarted }: { onStarted(job: TranscriptionJob): vo
   const form = useZodForm(schema, { file: null, bySpeaker: true, left: CHANNEL_ROLES[0], right: CHANNEL_ROLES[1], speakerCount: 2 });
   const enrolled = useQuery(callsQueries.voiceprint()).data?.enrolled === true;
   useEffect(() => {
-    const { dirtyFields } = form.formState;
-    if (!enrolled || dirtyFields.left || dirtyFields.right) return;
+    if (!enrolled || form.getFieldState('left').isDirty || form.getFieldState('right').isDirty) return;
     form.setValue('left', '');
     form.setValue('right', '');
   }, [enrolled, form]);
