@@ -12,7 +12,7 @@ import { LoginPage } from './page-models/login-page.js';
 import { Shell } from './page-models/shell.js';
 import { chooseOption } from './antd.js';
 import { snap } from './screenshots.js';
-import { zh } from './i18n.js';
+import { en, zh } from './i18n.js';
 
 const JOURNEY = 'assignments';
 const DAY = 24 * 3600_000;
@@ -77,6 +77,11 @@ describe('assignments in Chromium (zh-CN)', { skip: skipWithoutChromium }, () =>
     await page.getByRole('region', { name: zh('assignments.adminHome.setup') }).getByText(zh('assignments.adminHome.noChatRoute')).waitFor();
     await page.getByRole('region', { name: zh('assignments.adminHome.reviews') }).waitFor();
     await snap(page, JOURNEY, '01-admin-home');
+    await new Shell(page).switchTo('en');
+    await page.getByRole('region', { name: en('assignments.adminHome.setup') }).getByText(en('assignments.adminHome.noChatRoute')).waitFor();
+    await snap(page, JOURNEY, '01-admin-home-en');
+    await new Shell(page, 'en').switchTo('zh-CN');
+    await page.getByRole('region', { name: zh('assignments.adminHome.setup') }).waitFor();
 
     await new Shell(page).nav.getByRole('menuitem', { name: zh('assignments.nav'), exact: true }).click();
     await page.getByRole('button', { name: zh('assignments.new') }).click();

@@ -23,7 +23,7 @@ import { CoachingReportPage } from './page-models/coaching-report-page.js';
 import { ReviewPage } from './page-models/review-page.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
-import { zh } from './i18n.js';
+import { en, zh } from './i18n.js';
 
 const FIXTURE_TOOLS_MISSING = (spawnSync('espeak-ng', ['--version']).error !== undefined && 'espeak-ng is not installed') || (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed');
 const JOURNEY = 'rep-call-coaching';
@@ -77,6 +77,11 @@ describe('from a customer call to coaching in Chromium', { skip: skipWithoutChro
     await expectAccessible(page, 'the call transcription screen');
     await calls().form.getByRole('checkbox', { name: zh('calls.upload.bySpeaker') }).waitFor();
     assert.deepEqual(await calls().channelNames(), [zh('calls.speaker.rep'), zh('calls.speaker.customer')], 'the channels are named by role, in Chinese, to begin with');
+    await new Shell(page).switchTo('en');
+    await page.getByRole('form', { name: en('calls.upload.title') }).getByText(en('calls.upload.left')).waitFor();
+    await snap(page, JOURNEY, '00-upload-en');
+    await new Shell(page, 'en').switchTo('zh-CN');
+    await calls().form.waitFor();
     await calls().transcribe(call.file);
     await calls().progress.getByText(zh('calls.job.stage.uploading')).waitFor();
     await calls().progress.getByText(zh('calls.job.route', { name: 'Cloud STT' })).waitFor();
