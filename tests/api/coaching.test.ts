@@ -3,7 +3,6 @@
 // approved knowledge, and whose practice items reach the coach, the rep's review list and the question bank.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { startTestServer, usingPostgres, type TestServer } from '../support/server.js';
@@ -13,8 +12,9 @@ import { form } from './media-fixtures.js';
 import { LOCAL_PATH_MISSING, callFixtures, stereoCall, type TimedTurn } from './audio-fixtures.js';
 import { sseEvents, useFakeModel, workerChat } from './workbench.fixtures.js';
 import { TURNS, approveHandbook, chunkContaining, modelReply, type Chunk } from './coaching-fixtures.js';
+import { FIXTURE_TOOLS_SKIP } from '../support/tools.js';
 
-const FIXTURE_TOOLS_MISSING = (spawnSync('espeak-ng', ['--version']).error !== undefined && 'espeak-ng is not installed') || (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed');
+const FIXTURE_TOOLS_MISSING = FIXTURE_TOOLS_SKIP;
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,6 @@
 // card the rep recalls and rates themself, `easy` included, scheduled as ts-fsrs schedules that rating.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createEmptyCard, fsrs, generatorParameters, Rating } from 'ts-fsrs';
@@ -15,8 +14,9 @@ import { form } from './media-fixtures.js';
 import { stereoCall } from './audio-fixtures.js';
 import { useFakeModel } from './workbench.fixtures.js';
 import { TURNS, approveHandbook } from './coaching-fixtures.js';
+import { FIXTURE_TOOLS_SKIP } from '../support/tools.js';
 
-const FIXTURE_TOOLS_MISSING = (spawnSync('espeak-ng', ['--version']).error !== undefined && 'espeak-ng is not installed') || (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed');
+const FIXTURE_TOOLS_MISSING = FIXTURE_TOOLS_SKIP;
 const scheduler = fsrs(generatorParameters({ request_retention: 0.9, enable_fuzz: false }));
 
 describe('practice items become review cards', { skip: FIXTURE_TOOLS_MISSING }, () => {

@@ -6,11 +6,12 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { defaultRendererDir } from '../../server/static/static.js';
 import { reportOnFailure } from './failure-report.js';
+import { skipUnlessCI } from '../support/tools.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A describe() skip reason when Chromium is missing, else false. */
-export const skipWithoutChromium = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+export const skipWithoutChromium = skipUnlessCI(!fs.existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 export function assertRendererBuilt(): void {
   assert.ok(fs.existsSync(path.join(defaultRendererDir(), 'index.html')), 'renderer/dist is missing: run `npx vite build --config renderer/vite.config.ts` first');

@@ -5,7 +5,6 @@
 // recording on the local whisper.cpp route shows the degraded notice.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -24,8 +23,9 @@ import { ReviewPage } from './page-models/review-page.js';
 import { expectAccessible } from './axe.js';
 import { snap } from './screenshots.js';
 import { en, zh } from './i18n.js';
+import { FIXTURE_TOOLS_SKIP } from '../support/tools.js';
 
-const FIXTURE_TOOLS_MISSING = (spawnSync('espeak-ng', ['--version']).error !== undefined && 'espeak-ng is not installed') || (spawnSync('sox', ['--version']).error !== undefined && 'sox is not installed');
+const FIXTURE_TOOLS_MISSING = FIXTURE_TOOLS_SKIP;
 const JOURNEY = 'rep-call-coaching';
 const COMMISSION_STEM = '「Steady Income Fund」的佣金比例是多少？';
 /** Seconds as the screens show them: 75.4 → "1:15". */
