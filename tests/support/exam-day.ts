@@ -38,7 +38,7 @@ export interface ExamDayOptions {
   connections: number;
   /** Kills node 0 with SIGKILL at this fraction of the exam. */
   killAt?: number;
-  /** Every k-th candidate sends their submit twice at once, once to each node directly (not with killAt). */
+  /** Every k-th candidate sends their submit twice at once, once to each node directly (through the proxy with killAt). */
   doubleSubmitEvery?: number;
   /** Called with each line of progress (the bench prints them). */
   log?: (line: string) => void;
@@ -49,6 +49,8 @@ export type Kind = 'login' | 'start' | 'autosave' | 'submit';
 export interface ExamDayResult {
   /** Milliseconds from the first attempt to the acknowledgement, retries included, per kind of request. */
   latencies: Record<Kind, number[]>;
+  /** Per kind, acknowledged requests over the time from the first one sent to the last one acknowledged. */
+  rates: Record<Kind, number>;
   /** Acknowledged requests over the time from the first start to the last submit acknowledged. */
   rps: number;
   seconds: number;
@@ -177,7 +179,9 @@ async function userIds(cluster: Cluster, usernames: string[]): Promise<Map<strin
 
 export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag: string): Promise<ExamDayResult> {
   const log = options.log ?? (() => undefined);
+  const preparing = performance.now();
   const prepared = await prepareExamDay(cluster, options, tag);
+  log(`${options.candidates} candidates and their paper prepared in ${((performance.now() - preparing) / 1000).toFixed(1)} s`);
   const logins = Math.min(options.logins ?? options.candidates, options.candidates);
   const ids = logins < options.candidates ? await userIds(cluster, prepared.usernames.slice(logins)) : new Map<string, number>();
   const candidates: Candidate[] = prepared.usernames.map((username, index) => ({
@@ -190,6 +194,7 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
     right: index % (options.questions + 1),
   }));
   const latencies: Record<Kind, number[]> = { login: [], start: [], autosave: [], submit: [] };
+  const spans = Object.fromEntries((['login', 'start', 'autosave', 'submit'] as const).map((kind) => [kind, { first: Infinity, last: 0 }])) as Record<Kind, { first: number; last: number }>;
   const problems: string[] = [];
   let retries = 0;
   const client = new Client(options.connections);
@@ -197,13 +202,16 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
   /** Sends until an answer that is not a network failure or 5xx (at most 20 tries), timing it from the first try. */
   const until = async (kind: Kind, method: string, path: string, init: { token?: string; body?: unknown; address?: string }, base = cluster.url): Promise<Answer> => {
     const started = performance.now();
+    spans[kind].first = Math.min(spans[kind].first, started);
     let answer = await client.send(base, method, path, init);
     for (let tries = 1; retriable(answer.status) && tries < 20; tries++) {
       retries++;
       await sleep(100 * tries);
       answer = await client.send(base, method, path, init);
     }
-    latencies[kind].push(performance.now() - started);
+    const done = performance.now();
+    spans[kind].last = Math.max(spans[kind].last, done);
+    latencies[kind].push(done - started);
     return answer;
   };
 
@@ -239,8 +247,9 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
     }
     await at(windowMs - lastMinuteMs * Math.random());
     const body = { session_id: c.session, answers: answersOf(questionIds, c.right, questionIds.length), time_spent_sec: DURATION_MINUTES * 60 - 30 };
-    const twice = options.doubleSubmitEvery && options.killAt === undefined && c.index % options.doubleSubmitEvery === 0;
-    const bases = twice ? cluster.nodes.map((n) => n.url) : [cluster.url];
+    const twice = options.doubleSubmitEvery && c.index % options.doubleSubmitEvery === 0;
+    // Twice at once to each node directly; with a node killed, twice through the proxy (the survivor gets both).
+    const bases = !twice ? [cluster.url] : options.killAt === undefined ? cluster.nodes.map((n) => n.url) : [cluster.url, cluster.url];
     const answers = await Promise.all(bases.map((base) => until('submit', 'POST', '/api/exam/submit', { token: c.token, body, address: c.address }, base)));
     for (const answer of answers) {
       if (answer.status !== 200) problems.push(`${c.username}: submit ${answer.status} ${answer.body.message}`);
@@ -263,8 +272,12 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
   const acknowledged = latencies.start.length + latencies.autosave.length + latencies.submit.length;
   client.close();
 
+  log(`exam of ${options.seconds} s ran in ${seconds.toFixed(1)} s, ${retries} attempts sent again`);
+  const checking = performance.now();
   problems.push(...(await checkDay(cluster, prepared, candidates, options)));
-  return { latencies, rps: acknowledged / seconds, seconds, retries, problems };
+  log(`checked in ${((performance.now() - checking) / 1000).toFixed(1)} s`);
+  const rates = Object.fromEntries(Object.entries(spans).map(([kind, span]) => [kind, latencies[kind as Kind].length / Math.max(0.001, (span.last - span.first) / 1000)])) as Record<Kind, number>;
+  return { latencies, rates, rps: acknowledged / seconds, seconds, retries, problems };
 }
 
 /** The checks after the day, through the API (the surviving node answers for a killed one). */
