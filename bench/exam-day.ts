@@ -69,7 +69,7 @@ export default async function examDay(_ctx: BenchContext): Promise<void> {
       describe(`${size} node${size > 1 ? 's' : ''}`, results[size]);
       if (size === 2) {
         console.log('two nodes again, node 0 killed (SIGKILL) halfway through the exam:');
-        killed = await runExamDay(cluster, { ...day, killAt: 0.5, doubleSubmitEvery: 10 }, 'kill');
+        killed = await runExamDay(cluster, { ...day, logins: Math.min(day.logins ?? 0, 10), killAt: 0.5, doubleSubmitEvery: 10 }, 'kill');
         console.log(
           `  ${killed.latencies.submit.length} submits acknowledged (every tenth candidate twice), ${killed.retries} attempts sent again after the kill, ` +
             `submit p99 ${ms(percentile(killed.latencies.submit, 0.99))}; ${killed.problems.length ? `PROBLEMS ${killed.problems.length}: ${killed.problems.slice(0, 5).join('; ')}` : 'no acknowledged autosave lost, one record per candidate with the right score'}`,

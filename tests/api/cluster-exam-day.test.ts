@@ -3,7 +3,8 @@
 // compressed schedule and submit in its last minute (tests/support/exam-day.ts). First with both nodes up and every
 // fifth candidate submitting twice at once through both nodes; then a second exam day on the same cluster with node 0
 // killed (SIGKILL) in the middle: no acknowledged autosave is lost, every candidate ends with exactly one record whose
-// score is right, and a submit sent again (after a failure, or twice at once by every fifth) answers that same record.
+// score is right, and a submit sent again (after a failure, or twice at once by every fifth) answers that same record;
+// then, node 0 started again, node 1 killed among the last minute's submits.
 // Most candidates start with a token issued for them: a login is an argon2 hash, seconds each on a loaded machine.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { usingPostgres } from '../support/server.js';
 import { startCluster, type Cluster } from '../support/cluster.js';
 import { EXAM_DAY_ENV, runExamDay } from '../support/exam-day.js';
 
-const day = { candidates: 40, seconds: 12, autosaves: 3, questions: 5, connections: 16, logins: 8, log: (line: string) => console.log(line) };
+const day = { candidates: 40, seconds: 8, autosaves: 3, questions: 5, connections: 16, logins: 6, log: (line: string) => console.log(line) };
 
 describe('exam day on two nodes behind a load balancer', { skip: !usingPostgres && 'a cluster runs on PostgreSQL and a bucket; checked in the PostgreSQL pass' }, () => {
   let cluster: Cluster;
@@ -33,9 +34,18 @@ describe('exam day on two nodes behind a load balancer', { skip: !usingPostgres 
   });
 
   test('node 0 killed with SIGKILL in the middle: no acknowledged autosave lost, one record each with the right score', async () => {
-    const result = await runExamDay(cluster, { ...day, killAt: 0.5, doubleSubmitEvery: 5 }, 'kill');
+    const result = await runExamDay(cluster, { ...day, logins: 0, killAt: 0.5, doubleSubmitEvery: 5 }, 'kill');
     assert.equal(cluster.nodes[0]!.child.signalCode, 'SIGKILL');
     assert.deepEqual(result.problems, []);
     assert.equal(result.latencies.submit.length, day.candidates + day.candidates / 5);
+  });
+
+  test('node 0 back, node 1 killed during the last minute\'s submits: each submit cut there and sent again answers the one record', async () => {
+    await cluster.restart(0);
+    // The last minute of 30 is the last 1/30 of the day: the kill lands among the submits.
+    const result = await runExamDay(cluster, { ...day, logins: 0, killAt: 0.985, killNode: 1 }, 'burst');
+    assert.equal(cluster.nodes[1]!.child.signalCode, 'SIGKILL');
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.latencies.submit.length, day.candidates);
   });
 });

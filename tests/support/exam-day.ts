@@ -36,8 +36,9 @@ export interface ExamDayOptions {
   logins?: number;
   /** Sockets the load generator keeps to the proxy (a browser's requests beyond them wait, as behind a busy NAT). */
   connections: number;
-  /** Kills node 0 with SIGKILL at this fraction of the exam. */
+  /** Kills a node (`killNode`, default 0) with SIGKILL at this fraction of the exam. */
   killAt?: number;
+  killNode?: number;
   /** Every k-th candidate sends their submit twice at once, once to each node directly (through the proxy with killAt). */
   doubleSubmitEvery?: number;
   /** Called with each line of progress (the bench prints them). */
@@ -262,8 +263,8 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
     options.killAt === undefined
       ? undefined
       : setTimeout(() => {
-          log(`SIGKILL to node 0 at ${Math.round(options.killAt! * 100)} % of the exam`);
-          killed = stopCli(cluster.nodes[0]!.child, 'SIGKILL');
+          log(`SIGKILL to node ${options.killNode ?? 0} at ${(options.killAt! * 100).toFixed(1)} % of the exam`);
+          killed = stopCli(cluster.nodes[options.killNode ?? 0]!.child, 'SIGKILL');
         }, t0 - performance.now() + windowMs * options.killAt);
   await Promise.all(candidates.map(examOf));
   clearTimeout(killer);
