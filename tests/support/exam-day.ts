@@ -198,6 +198,7 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
   const spans = Object.fromEntries((['login', 'start', 'autosave', 'submit'] as const).map((kind) => [kind, { first: Infinity, last: 0 }])) as Record<Kind, { first: number; last: number }>;
   const problems: string[] = [];
   let retries = 0;
+  const reasons = new Map<string, number>();
   const client = new Client(options.connections);
 
   /** Sends until an answer that is not a network failure or 5xx (at most 20 tries), timing it from the first try. */
@@ -207,6 +208,8 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
     let answer = await client.send(base, method, path, init);
     for (let tries = 1; retriable(answer.status) && tries < 20; tries++) {
       retries++;
+      const reason = `${method} ${path.replace(/[0-9a-f-]{36}/, '{id}')}: ${answer.status} ${answer.body.message ?? ''}`;
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
       await sleep(100 * tries);
       answer = await client.send(base, method, path, init);
     }
@@ -273,7 +276,7 @@ export async function runExamDay(cluster: Cluster, options: ExamDayOptions, tag:
   const acknowledged = latencies.start.length + latencies.autosave.length + latencies.submit.length;
   client.close();
 
-  log(`exam of ${options.seconds} s ran in ${seconds.toFixed(1)} s, ${retries} attempts sent again`);
+  log(`exam of ${options.seconds} s ran in ${seconds.toFixed(1)} s, ${retries} attempts sent again${reasons.size ? `: ${[...reasons].map(([reason, count]) => `${count} × ${reason}`).join('; ')}` : ''}`);
   const checking = performance.now();
   problems.push(...(await checkDay(cluster, prepared, candidates, options)));
   log(`checked in ${((performance.now() - checking) / 1000).toFixed(1)} s`);
