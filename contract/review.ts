@@ -102,6 +102,7 @@ export const ReviewErrorCode = {
   questionNeedsAnswer: 'review.question_needs_answer',
   questionDisabled: 'review.question_disabled',
   nothingDue: 'review.nothing_due',
+  notDue: 'review.not_due',
 } as const;
 
 /** One review-log event as a branch pushes it (entity `review_log`, change id = the event's gid). */
