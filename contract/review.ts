@@ -28,8 +28,11 @@ export interface QueueItem {
   retrievability: number;
   /** A question card: the question without its answer. */
   question: { id: number; type: QuestionType; stem: string; options: QuestionOption[] } | null;
-  /** A practice card: what to recall; answered with a self-rating. */
-  practice: Pick<PracticePrompt, 'title' | 'detail'> | null;
+  /**
+   * A practice card: what to recall, and what to check the recall against once the trainee reveals it (a call's
+   * fact, not an exam key); answered with a self-rating.
+   */
+  practice: PracticePrompt | null;
 }
 
 export interface ReviewQueue {

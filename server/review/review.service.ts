@@ -82,7 +82,7 @@ async function readQueue(db: Db, user: User, at: Date): Promise<ReviewQueue> {
         due: r.due,
         retrievability: recallOf(scheduler, r, at),
         question: r.kind === 'question' ? { id: Number(r.question_id), type: r.type!, stem: r.stem ?? '', options: parseJson<QuestionOption[]>(r.options, []) } : null,
-        practice: prompt ? { title: prompt.title, detail: prompt.detail } : null,
+        practice: prompt ? { title: prompt.title, detail: prompt.detail, correct: prompt.correct ?? '', explanation: prompt.explanation ?? '' } : null,
       };
     })
     // Most overdue first; among cards due at the same time, the least likely to be recalled.
