@@ -1,7 +1,7 @@
 // Spaced review for a person: the daily queue, answering a card, a self-test paper from the due cards; and the
 // admins' figures. Cards are the person's own: anyone else's is 404.
 import crypto from 'node:crypto';
-import type { Db } from '../db/knex.js';
+import { isPostgres, type Db } from '../db/knex.js';
 import type { User } from '../../contract/users.js';
 import type { QuestionOption, QuestionType, StartedExam } from '../../contract/exams.js';
 import { RETRY_MINUTES_PER_QUESTION } from '../../contract/exams.js';
@@ -150,10 +150,11 @@ export async function answerCard(db: Db, user: User, input: AnswerInput): Promis
   const atIso = at.toISOString();
   if (card.due > atIso) throw notDue(card.due);
   const recorded = await db.transaction(async (trx) => {
-    // Claims the card as read: a concurrent answer of the same state waits for this row (PostgreSQL) or this
-    // transaction (SQLite), then finds the card moved on and claims nothing.
-    const claimed = Number(await trx('review_cards').where({ id: card.id, reps: card.reps }).where('due', '<=', atIso).update({ updated_at: atIso }));
-    if (claimed !== 1) return false;
+    // Claims the card as read, without writing it (a write would be one more change for the laptops to pull): a
+    // concurrent answer of the same state waits for this row lock (PostgreSQL: FOR UPDATE re-reads the row once the
+    // holder commits) or for this transaction (SQLite: one connection), then finds the card moved on.
+    const claim = trx('review_cards').where({ id: card.id, reps: card.reps }).where('due', '<=', atIso).first('id');
+    if (!(await (isPostgres(trx) ? claim.forUpdate() : claim))) return false;
     await recordEvents(trx, [{ gid: crypto.randomUUID(), card_id: card.id, user_id: user.id, ...event, reviewed_at: atIso, from_central: false, created_at: atIso }]);
     return true;
   });
