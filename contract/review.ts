@@ -28,8 +28,11 @@ export interface QueueItem {
   retrievability: number;
   /** A question card: the question without its answer. */
   question: { id: number; type: QuestionType; stem: string; options: QuestionOption[] } | null;
-  /** A practice card: what to recall; answered with a self-rating. */
-  practice: Pick<PracticePrompt, 'title' | 'detail'> | null;
+  /**
+   * A practice card: what to recall, and what to check the recall against once the trainee reveals it (a call's
+   * fact, not an exam key); answered with a self-rating.
+   */
+  practice: PracticePrompt | null;
 }
 
 export interface ReviewQueue {
@@ -102,6 +105,7 @@ export const ReviewErrorCode = {
   questionNeedsAnswer: 'review.question_needs_answer',
   questionDisabled: 'review.question_disabled',
   nothingDue: 'review.nothing_due',
+  notDue: 'review.not_due',
 } as const;
 
 /** One review-log event as a branch pushes it (entity `review_log`, change id = the event's gid). */

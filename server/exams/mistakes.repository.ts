@@ -7,6 +7,8 @@ import type { MistakeFilter, RetryInput } from './exams.schema.js';
 import { encodeAnswer } from './grading.js';
 import { jsonRows, type Columns } from '../db/json-rows.js';
 import { queueMistakeDeletion } from '../sync/branch/deletions.js';
+import type { User } from '../../contract/users.js';
+import { hiddenQuestionIds } from './answer-visibility.js';
 
 export interface WrongAnswer {
   user_id: number;
@@ -71,8 +73,11 @@ export async function markMastered(db: Db, userId: number, questionIds: number[]
     .update({ mastered: true, mastered_at: at, updated_at: at });
 }
 
-/** Question ids a retry may issue: unmastered entries whose question is still active, most often missed first. */
-export async function unmasteredQuestionIds(db: Db, userId: number, input: RetryInput): Promise<number[]> {
+/**
+ * Question ids a retry may issue: unmastered entries whose question is still active and whose key is not hidden from
+ * the person (`hidden`, the retry's result shows it), most often missed first.
+ */
+export async function unmasteredQuestionIds(db: Db, userId: number, input: RetryInput, hidden: Set<number> = new Set()): Promise<number[]> {
   const query = db('exam_mistakes as m')
     .join('questions as q', 'q.id', 'm.question_id')
     .where({ 'm.user_id': userId, 'm.mastered': false, 'q.status': 'active' })
@@ -81,6 +86,7 @@ export async function unmasteredQuestionIds(db: Db, userId: number, input: Retry
     .pluck('m.question_id');
   if (input.domain) query.where('q.domain', input.domain);
   if (input.question_ids) query.whereIn('m.question_id', input.question_ids);
+  if (hidden.size) query.whereNotIn('m.question_id', [...hidden]);
   return (await query).map(Number);
 }
 
@@ -103,8 +109,10 @@ interface MistakeRow {
   question_status: QuestionStatus;
 }
 
-const toMistake = (r: MistakeRow): MistakeEntry => {
+/** An entry; the key of a question in `hidden` (see hiddenQuestionIds) is left empty. */
+const toMistake = (r: MistakeRow, hidden: Set<number>): MistakeEntry => {
   const options = parseJson<QuestionOption[]>(r.options, []);
+  const keyHidden = hidden.has(Number(r.question_id));
   return {
     id: Number(r.id),
     question_id: Number(r.question_id),
@@ -112,8 +120,8 @@ const toMistake = (r: MistakeRow): MistakeEntry => {
     type: r.type,
     stem: r.stem,
     options,
-    correct_answer: encodeAnswer(r.type, options.map((o) => o.key), parseJson<string[]>(r.answer, [])),
-    explanation: r.explanation,
+    correct_answer: keyHidden ? (r.type === 'multiple' ? [] : '') : encodeAnswer(r.type, options.map((o) => o.key), parseJson<string[]>(r.answer, [])),
+    explanation: keyHidden ? '' : r.explanation,
     question_status: r.question_status,
     wrong_count: toNumber(r.wrong_count),
     last_wrong_answer: parseJson<AnswerValue>(r.last_wrong_answer, ''),
@@ -125,7 +133,9 @@ const toMistake = (r: MistakeRow): MistakeEntry => {
   };
 };
 
-export async function listMistakes(db: Db, userId: number, filter: MistakeFilter): Promise<Page<MistakeEntry>> {
+export async function listMistakes(db: Db, user: User, filter: MistakeFilter): Promise<Page<MistakeEntry>> {
+  const userId = user.id;
+  const hidden = await hiddenQuestionIds(db, user, userId);
   const base = db('exam_mistakes as m').join('questions as q', 'q.id', 'm.question_id').where('m.user_id', userId);
   if (filter.mastered === 'true' || filter.mastered === 'false') base.where('m.mastered', filter.mastered === 'true');
   if (filter.domain) base.where('q.domain', filter.domain);
@@ -133,7 +143,7 @@ export async function listMistakes(db: Db, userId: number, filter: MistakeFilter
     q
       .select('m.*', 'q.domain', 'q.type', 'q.stem', 'q.options', 'q.answer', 'q.explanation', 'q.status as question_status')
       .orderBy([{ column: 'm.mastered', order: 'asc' }, { column: 'm.last_wrong_at', order: 'desc' }, { column: 'm.id', order: 'desc' }]);
-  return paginate(base, filter, select, (row: MistakeRow) => toMistake(row));
+  return paginate(base, filter, select, (row: MistakeRow) => toMistake(row, hidden));
 }
 
 /** Removes one entry of the user's book; false when there is no such entry of theirs. */

@@ -8,7 +8,7 @@ import type { RecordFilter } from './exams.schema.js';
 import { findRecord, listRecords } from './records.repository.js';
 import { questionsByIds } from './questions.repository.js';
 import { findCertificate } from './certificates.repository.js';
-import { answersVisible, withoutAnswerKey } from './answer-visibility.js';
+import { answersVisible, hiddenQuestionIds, withoutAnswerKey, withoutKeysOf } from './answer-visibility.js';
 
 const isAdmin = (user: User) => user.role === 'admin';
 
@@ -32,8 +32,8 @@ export async function recordDetail(db: Db, viewer: User, key: ReturnType<typeof 
     const q = questions.get(answer.question_id);
     return { ...answer, order: i + 1, type: q?.type ?? 'single', stem: q?.stem ?? '', options: q?.options ?? [], explanation: q?.explanation ?? '' };
   });
-  const visible = await answersVisible(db, viewer, record.user_id, record.paper_id);
-  return { ...record, detail: visible ? detail : withoutAnswerKey(detail) };
+  const [visible, hidden] = await Promise.all([answersVisible(db, viewer, record.user_id, record.paper_id), hiddenQuestionIds(db, viewer, record.user_id)]);
+  return { ...record, detail: visible ? withoutKeysOf(detail, hidden) : withoutAnswerKey(detail) };
 }
 
 /** The owner and admins may see a certificate; for anyone else it does not exist. */

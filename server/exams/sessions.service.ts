@@ -21,7 +21,7 @@ import { findPaperRow, toPaper } from './papers.repository.js';
 import { countStarts, findOwnSession, insertSession, saveSessionAnswers, type ExamSession, type NewSession } from './sessions.repository.js';
 import { unmasteredQuestionIds } from './mistakes.repository.js';
 import type { RetryInput } from './exams.schema.js';
-import { answersVisible } from './answer-visibility.js';
+import { answersVisible, hiddenQuestionIds } from './answer-visibility.js';
 
 const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' | 'answer' | 'version'>): KeyedQuestion => ({
   id: q.id,
@@ -117,7 +117,7 @@ const shuffle = <T>(items: T[]): T[] => {
 
 /** A practice session over the caller's unmastered mistakes whose questions are still active, most often missed first. */
 export async function startRetry(db: Db, user: User, input: RetryInput): Promise<StartedExam> {
-  const ids = await unmasteredQuestionIds(db, user.id, input);
+  const ids = await unmasteredQuestionIds(db, user.id, input, await hiddenQuestionIds(db, user, user.id));
   if (!ids.length) throw new AppError(409, ExamErrorCode.nothingToRetry, 'The mistake book has no unmastered questions to practise');
   const rows = shuffle(await db<QuestionRow>('questions').whereIn('id', ids));
   return openSession(
@@ -143,14 +143,18 @@ export async function getSessionState(db: Db, user: User, sessionId: string): Pr
   };
 }
 
-/** The explanations of a submitted session's questions, in the session's order; refused while it is open (they would give the answers away). */
+/**
+ * The explanations of a submitted session's questions, in the session's order; refused while it is open (they would
+ * give the answers away). None while the paper hides its key from the person; an empty one for a question whose key
+ * is hidden from them by another paper (a self-test or retry of a question met there since).
+ */
 export async function sessionExplanations(db: Db, user: User, sessionId: string): Promise<QuestionExplanation[]> {
   const session = await findOwnSession(db, sessionId, user.id);
   if (!session) throw notFound('Exam session');
   if (!session.submitted_at) throw new AppError(409, ExamErrorCode.sessionOpen, 'Explanations are shown once the session is submitted');
   if (!(await answersVisible(db, user, user.id, session.paper_id))) return [];
-  const current = await questionsByIds(db, session.questions.map((q) => q.id));
-  return session.questions.map((q) => ({ question_id: q.id, explanation: current.get(q.id)?.explanation ?? '' }));
+  const [current, hidden] = await Promise.all([questionsByIds(db, session.questions.map((q) => q.id)), hiddenQuestionIds(db, user, user.id)]);
+  return session.questions.map((q) => ({ question_id: q.id, explanation: hidden.has(q.id) ? '' : (current.get(q.id)?.explanation ?? '') }));
 }
 
 /** Autosave: replaces the saved answers of an open session; refused once submitted or past deadline + grace. */

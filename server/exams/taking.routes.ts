@@ -37,7 +37,7 @@ export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline
   });
 
   router.get('/mistakes', requireUser, async (ctx) => {
-    ctx.body = await listMistakes(db, currentUser(ctx).id, parseQuery(ctx, MistakeQuery));
+    ctx.body = await listMistakes(db, currentUser(ctx), parseQuery(ctx, MistakeQuery));
   });
   router.delete('/mistakes/:id', requireUser, async (ctx) => {
     const id = parseId(ctx.params.id, 'Mistake');

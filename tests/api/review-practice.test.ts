@@ -75,6 +75,8 @@ describe('practice items become review cards', { skip: FIXTURE_TOOLS_MISSING }, 
     assert.equal(result.rating, 'easy');
     const item = reportItems.find((i) => i.label === card.practice!.title)!;
     assert.equal(result.correct_answer, item.correct);
+    // What 显示答案 shows before the rating: the item's correct statement, already in the queue.
+    assert.equal(card.practice!.correct, item.correct);
     const expected = scheduler.next(createEmptyCard(at), at, Rating.Easy).card;
     assert.equal(result.card.due, expected.due.toISOString());
     assert.equal(result.card.state, 'review');

@@ -13,7 +13,7 @@ export interface AnsweredQuestion {
 }
 
 /** The paper hides its answer key from this reader: the server sent an empty correct answer. */
-export const answerKeyHidden = (detail: AnswerDetail): boolean => (Array.isArray(detail.correct_answer) ? detail.correct_answer.length === 0 : detail.correct_answer === '');
+export const answerKeyHidden = (detail: Pick<AnswerDetail, 'correct_answer'>): boolean => (Array.isArray(detail.correct_answer) ? detail.correct_answer.length === 0 : detail.correct_answer === '');
 
 /** One graded answer: the question, right or wrong, my answer, the right one when I missed it, and why. */
 /** `whose`: the name of the person who answered, when it is not the reader (an admin reading a trainee's record). */

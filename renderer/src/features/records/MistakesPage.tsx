@@ -12,6 +12,7 @@ import type { MistakeEntry, StartedExam, SubmitResult } from '../../api/types';
 import { ExamSession } from '../exams/ExamSession';
 import { ExamResult } from '../exams/ExamResult';
 import { describeAnswer } from '../exams/standing';
+import { answerKeyHidden } from '../exams/AnswerCard';
 import { recordQueries } from './queries';
 import { useDeleteMistake, useStartRetry } from './mutations';
 
@@ -67,7 +68,9 @@ function MistakeItem({ entry, busy, onRetry }: { entry: MistakeEntry; busy: bool
   const { t } = useTranslation();
   const format = useFormat();
   const remove = useDeleteMistake();
-  const retryable = !entry.mastered && entry.question_status === 'active';
+  // A question met on a paper that still hides its key from the trainee: no key, and no retry (docs/api/review.md).
+  const keyHidden = answerKeyHidden(entry);
+  const retryable = !entry.mastered && entry.question_status === 'active' && !keyHidden;
   return (
     <li aria-label={entry.stem}>
       <Card size="small" className="question">
@@ -76,7 +79,7 @@ function MistakeItem({ entry, busy, onRetry }: { entry: MistakeEntry; busy: bool
           {entry.mastered ? <StatusTag tone="success">{t('records.mistakes.mastered')}</StatusTag> : <StatusTag tone="warning">{t('records.mistakes.missed', { count: entry.wrong_count })}</StatusTag>}
         </Flex>
         <div>{t('records.mistakes.lastWrong', { answer: describeAnswer(entry.type, entry.options, entry.last_wrong_answer, t) })}</div>
-        <div>{t('exams.answer.right', { answer: describeAnswer(entry.type, entry.options, entry.correct_answer, t) })}</div>
+        <div>{keyHidden ? t('integrity.hidden.right') : t('exams.answer.right', { answer: describeAnswer(entry.type, entry.options, entry.correct_answer, t) })}</div>
         {entry.explanation && <Typography.Text type="secondary">{entry.explanation}</Typography.Text>}
         <Flex justify="space-between" align="center" gap="middle" className="mistake-foot" wrap>
           <Typography.Text type="secondary">

@@ -155,13 +155,33 @@ function ReviewCard({ item, position, onAnswered, onNext }: { item: QueueItem; p
           {value === null && <Typography.Text type="secondary">{t('spacedReview.session.chooseAnswer')}</Typography.Text>}
         </Flex>
       ) : revealed ? (
-        <PracticeRating busy={answer.isPending} onRate={(rating) => send({ card_id: item.card_id, rating })} />
+        <>
+          {item.practice && <PracticeAnswer practice={item.practice} />}
+          <PracticeRating busy={answer.isPending} onRate={(rating) => send({ card_id: item.card_id, rating })} />
+        </>
       ) : (
         <Button type="primary" className="section" onClick={() => setRevealed(true)}>
           {t('spacedReview.session.showAnswer')}
         </Button>
       )}
     </section>
+  );
+}
+
+/** What a practice card is checked against, shown by 显示答案 before the trainee rates their recall. */
+function PracticeAnswer({ practice }: { practice: NonNullable<QueueItem['practice']> }) {
+  const { t } = useTranslation();
+  return (
+    <Card className="section review-feedback" aria-label={t('spacedReview.session.showAnswer')}>
+      {practice.correct && <Typography.Paragraph strong>{t('spacedReview.session.correctAnswer', { answer: practice.correct })}</Typography.Paragraph>}
+      {practice.explanation && (
+        <div>
+          <Typography.Text type="secondary">{t('spacedReview.session.explanation')}</Typography.Text>
+          <Typography.Paragraph className="review-explanation">{practice.explanation}</Typography.Paragraph>
+        </div>
+      )}
+      {!practice.correct && !practice.explanation && <Typography.Paragraph type="secondary">{t('spacedReview.session.recallOnly')}</Typography.Paragraph>}
+    </Card>
   );
 }
 
