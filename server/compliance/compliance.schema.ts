@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RuleConditions, RuleKinds, RuleSetScopes, Severities } from '../../contract/compliance.js';
 import { Paging } from '../http/validate.js';
+import { LooseDate } from '../http/dates.js';
 
 const text = (max: number) => z.string().trim().max(max);
 const Localized = (max: number) => z.object({ 'zh-CN': text(max).min(1), en: text(max).min(1) });
@@ -66,7 +67,7 @@ export const InspectBody = z
   .strict();
 export type InspectInput = z.output<typeof InspectBody>;
 
-const day = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date (YYYY-MM-DD) or an ISO time');
+const day = LooseDate('must be a date (YYYY-MM-DD) or an ISO time');
 
 export const InspectionFilter = z.object({
   rule_key: z.string().trim().max(64).optional(),
