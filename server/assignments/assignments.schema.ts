@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { Paging } from '../http/validate.js';
 import { IsoTimestamp } from '../http/dates.js';
 
@@ -16,7 +17,7 @@ export const CreateBody = z
     target: Target,
     due_at: Timestamp,
     starts_at: Timestamp.nullable().optional(),
-    title: z.string().trim().max(200).optional(),
+    title: nameText(200).optional(),
   })
   .strict();
 export type CreateInput = z.output<typeof CreateBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { RuleConditions, RuleKinds, RuleSetScopes, Severities } from '../../contract/compliance.js';
 import { Paging } from '../http/validate.js';
 import { LooseDate } from '../http/dates.js';
@@ -36,7 +37,7 @@ const ScopeValue = z.union([z.string().trim().min(1).max(100), z.number().int().
 
 export const RuleSetCreate = z
   .object({
-    name: text(200).min(1),
+    name: nameText(200).min(1),
     scope: z.enum(RuleSetScopes),
     scope_value: ScopeValue.nullable().optional(),
     status: z.enum(['active', 'inactive']).default('active'),
@@ -45,7 +46,7 @@ export const RuleSetCreate = z
   .strict();
 export const RuleSetUpdate = z
   .object({
-    name: text(200).min(1).optional(),
+    name: nameText(200).min(1).optional(),
     scope: z.enum(RuleSetScopes).optional(),
     scope_value: ScopeValue.nullable().optional(),
     status: z.enum(['active', 'inactive']).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { Paging, QueryBool } from '../http/validate.js';
 import { IsoDateOrTimestamp } from '../http/dates.js';
 import { ShowAnswers } from '../../contract/exams.js';
@@ -53,7 +54,7 @@ const PaperType = z
 const Instant = IsoDateOrTimestamp;
 
 const PaperFields = z.object({
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   type: PaperType,
   domain: text(100).min(1),
   question_count: z.number().int().min(1).max(500),
