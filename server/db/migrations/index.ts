@@ -21,6 +21,7 @@ import * as compliance from './022_compliance.js';
 import * as modelStore from './025_model_store.js';
 import * as audioJobRuns from './026_audio_job_runs.js';
 import * as usernameCaseless from './027_username_caseless.js';
+import * as inspectionOnce from './028_inspection_once.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '025_model_store': modelStore,
   '026_audio_job_runs': audioJobRuns,
   '027_username_caseless': usernameCaseless,
+  '028_inspection_once': inspectionOnce,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
