@@ -4,7 +4,7 @@
 // `\u202Evaw.exe` would otherwise display as "exe.wav" and a name could hide another inside it.
 import { z } from 'zod';
 
-const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+const BREAKS = /\p{Zs}*[\t\n\v\f\r\u0085\u2028\u2029]+\p{Zs}*/gu;
 /** Cc (C0, DEL, C1), soft hyphen, Arabic letter mark, Mongolian vowel separator, zero-width and bidi formatting, BOM. */
 const INVISIBLE = /[\p{Cc}\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/gu;
 
@@ -24,4 +24,10 @@ export const nameText = (max: number) => z.string().overwrite(oneLine).trim().ma
 export function safeFileName(name: string, fallback = 'file'): string {
   const cleaned = oneLine(name).replace(/["\\/]/g, '_').trim();
   return /^\.*$/.test(cleaned) ? fallback : cleaned;
+}
+
+/** At most `max` characters (whole code points), with `…` where it was cut: for values echoed back in messages and reports. */
+export function clip(text: string, max = 200): string {
+  const points = [...text.slice(0, max * 2 + 2)];
+  return points.length > max ? `${points.slice(0, max).join('')}…` : text;
 }
