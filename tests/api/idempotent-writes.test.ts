@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { VIOLATING, addCloudRoute, transcribeScript } from './compliance-fixtures.js';
+import { addPaper, addQuestions, uniqueDomain } from './exams-fixtures.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -51,6 +52,24 @@ describe('idempotent under concurrency', () => {
     const otherRep = await inspect({ transcription_id: transcriptionId, rep_speaker: 'B' });
     assert.equal(otherRep.status, 201);
     assert.notEqual(otherRep.body.data.id, id);
+  });
+
+  test('20 simultaneous publishes of one assignment make one assignment and one notice per person', async () => {
+    const domain = uniqueDomain('twice');
+    await addQuestions(ts, domain, 2);
+    const paper = await addPaper(ts, { name: 'Published twice', domain, question_count: 2 });
+    const body = { item: { type: 'exam', id: paper.id }, target: { user_ids: [rep.id] }, due_at: new Date(Date.now() + 5 * 86_400_000).toISOString() };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => ts.api.post('/api/assignments', { token: ts.adminToken, body })));
+    for (const res of answers) assert.equal(res.status, 201, res.text);
+    const ids = new Set(answers.map((r) => r.body.data.id as number));
+    assert.equal(ids.size, 1, [...ids].join(','));
+    assert.equal((await ts.server.db('assignments').where({ paper_id: paper.id })).length, 1);
+    const notices = ((await ts.api.get('/api/notifications', { token: rep.token })).body.data as Json[]).filter((n) => n.type === 'directed' && n.title.includes('Published twice'));
+    assert.equal(notices.length, 1, JSON.stringify(notices));
+    // Another due date, or other people, is another assignment.
+    const later = await ts.api.post('/api/assignments', { token: ts.adminToken, body: { ...body, due_at: new Date(Date.now() + 6 * 86_400_000).toISOString() } });
+    assert.equal(later.status, 201);
+    assert.ok(!ids.has(later.body.data.id));
   });
 
   test('a call inspected by itself after transcription answers that inspection when asked again', async () => {
