@@ -55,8 +55,16 @@ export interface InspectOptions {
 const dedupeKeyOf = (k: { ownerId: number; transcriptionId: number; revision: number; ruleSetId: number; ruleSetVersion: number; productId: number | null; repSpeaker: string }) =>
   [k.ownerId, k.transcriptionId, k.revision, k.ruleSetId, k.ruleSetVersion, k.productId ?? '', k.repSpeaker].join(':');
 
-/** Requests of this process for an inspection being made: the same one waits for it (the unique key covers other nodes). */
-const inFlight = new Map<string, Promise<number>>();
+/**
+ * Requests of this process for an inspection being made, per database: the same one waits for it (the unique key
+ * covers other nodes).
+ */
+const inFlightOf = new WeakMap<Db, Map<string, Promise<number>>>();
+const inFlightFor = (db: Db): Map<string, Promise<number>> => {
+  let map = inFlightOf.get(db);
+  if (!map) inFlightOf.set(db, (map = new Map()));
+  return map;
+};
 
 /** Inspects one of the owner's calls and stores the result, once (see dedupeKeyOf); returns the inspection's id. */
 export async function inspect(db: Db, ownerId: number, input: InspectInput, options: InspectOptions): Promise<number> {
@@ -78,6 +86,7 @@ export async function inspect(db: Db, ownerId: number, input: InspectInput, opti
   const dedupeKey = dedupeKeyOf({ ownerId, transcriptionId: input.transcription_id, revision: source.revision, ruleSetId: ruleSet.id, ruleSetVersion: ruleSet.version, productId: product?.id ?? null, repSpeaker });
   const existing = await inspectionIdByDedupeKey(db, dedupeKey);
   if (existing !== undefined) return existing;
+  const inFlight = inFlightFor(db);
   const running = inFlight.get(dedupeKey);
   if (running) return running;
   const made = (async () => {
