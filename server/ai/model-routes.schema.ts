@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { AiProviders, AiRouteKinds } from '../../contract/ai.js';
 import { Paging, SearchPaging } from '../http/validate.js';
 
@@ -12,7 +13,7 @@ const httpUrl = z
 const timeoutMs = z.number().int().min(100).max(600_000).nullable();
 
 const RouteFields = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: nameText(100).min(1),
   kind: z.enum(AiRouteKinds),
   provider: z.enum(AiProviders),
   base_url: z.union([z.literal(''), httpUrl]),

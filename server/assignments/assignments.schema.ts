@@ -1,22 +1,12 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { Paging } from '../http/validate.js';
+import { IsoTimestamp } from '../http/dates.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 const ids = z.array(id).max(10_000);
 
-/** An ISO timestamp with its zone (`2026-12-05T18:00:00+08:00`), normalised to the stored UTC form. */
-const Timestamp = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, 'must be an ISO timestamp with a time zone')
-  .transform((value, ctx) => {
-    const time = Date.parse(value);
-    if (Number.isNaN(time)) {
-      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
-      return z.NEVER;
-    }
-    return new Date(time).toISOString();
-  });
+const Timestamp = IsoTimestamp;
 
 const Item = z.object({ type: z.enum(['exam', 'course']), id }).strict();
 const Target = z.object({ department_ids: ids.optional(), position_ids: ids.optional(), user_ids: ids.optional() }).strict();
@@ -27,7 +17,7 @@ export const CreateBody = z
     target: Target,
     due_at: Timestamp,
     starts_at: Timestamp.nullable().optional(),
-    title: z.string().trim().max(200).optional(),
+    title: nameText(200).optional(),
   })
   .strict();
 export type CreateInput = z.output<typeof CreateBody>;

@@ -21,6 +21,7 @@ import {
   type AssignmentRow,
 } from './assignments.repository.js';
 import { countsOf } from './progress.js';
+import { lockForTransaction } from '../db/locks.js';
 import { assignmentNotice, assignmentReminder, type NoticeSubject, type ReminderKind } from './messages.js';
 import type { CreateInput, UpdateInput } from './assignments.schema.js';
 
@@ -170,24 +171,41 @@ export async function listAssignments(db: Db, filter: { q?: string; page?: numbe
   return describe(db, (await searchAndPage(query, ['title'], filter)) as AssignmentRow[], nowMs);
 }
 
+/**
+ * A double click on publish sends one assignment twice (at once, or a moment apart): the same admin's assignment of
+ * the same item, title, dates and people made within this window is answered again instead of made and announced twice.
+ */
+const REPEAT_WINDOW_MS = 10_000;
+
+const targetKey = (target: AssignmentTarget) => JSON.stringify(TARGET_KINDS.map(([, field]) => [...new Set(target[field])].sort((a, b) => a - b)));
+
+async function sameAssignmentJustMade(trx: Db, fields: Record<string, unknown>, target: AssignmentTarget, nowMs: number): Promise<number | undefined> {
+  const ids = ((await trx('assignments').where(fields).andWhere('created_at', '>=', iso(nowMs - REPEAT_WINDOW_MS)).pluck('id')) as number[]).map(Number);
+  if (!ids.length) return undefined;
+  const targets = await targetsOf(trx, ids);
+  return ids.find((id) => targetKey(targets.get(id)!) === targetKey(target));
+}
+
 export async function createAssignment(db: Db, input: CreateInput, by: User, nowMs: number): Promise<Assignment> {
   const item = await checkItem(db, input.item);
   const target = await checkTarget(db, input.target);
   checkDates(input.due_at, input.starts_at ?? null, nowMs, true);
   const id = await db.transaction(async (trx) => {
     const stamp = iso(nowMs);
+    const fields = {
+      title: input.title || defaultTitle(item),
+      item_type: item.item_type,
+      paper_id: item.paper_id,
+      course_id: item.course_id,
+      starts_at: input.starts_at ?? null,
+      due_at: input.due_at,
+      created_by: by.id,
+    };
+    await lockForTransaction(trx, `assignment-create:${by.id}`);
+    const repeated = await sameAssignmentJustMade(trx, fields, target, nowMs);
+    if (repeated !== undefined) return repeated;
     const [inserted] = await trx('assignments')
-      .insert({
-        title: input.title || defaultTitle(item),
-        item_type: item.item_type,
-        paper_id: item.paper_id,
-        course_id: item.course_id,
-        starts_at: input.starts_at ?? null,
-        due_at: input.due_at,
-        created_by: by.id,
-        created_at: stamp,
-        updated_at: stamp,
-      })
+      .insert({ ...fields, created_at: stamp, updated_at: stamp })
       .returning('id');
     const id = Number((inserted as { id: number }).id);
     await replaceTargets(trx, id, target);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { oneLine } from '../http/plain-text.js';
 
 /** Formats OpenAI-compatible servers take as they are (the rest is sent as 16 kHz WAV), with the type and extension sent. */
 const CLOUD_FORMATS: Record<string, { mime: string; ext: string }> = {
@@ -11,9 +12,9 @@ const CLOUD_FORMATS: Record<string, { mime: string; ext: string }> = {
   webm: { mime: 'audio/webm', ext: 'webm' },
 };
 
-/** The client's file name without any folder part (browsers on Windows may send one); a name that is only dots is no name. */
+/** The client's file name without any folder part (browsers on Windows may send one) nor invisible characters (plain-text.ts); a name that is only dots is no name. */
 export const baseName = (filename: string): string => {
-  const name = path.posix.basename(filename.replace(/\\/g, '/')).slice(-255);
+  const name = oneLine(path.posix.basename(filename.replace(/\\/g, '/'))).trim().slice(-255);
   return /^\.*$/.test(name) ? 'audio' : name;
 };
 

@@ -10,6 +10,7 @@ import { openEventStream } from '../http/sse.js';
 import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { mediaStore } from '../media/media.store.js';
 import { baseName } from './audio-formats.js';
+import { safeFileName } from '../http/plain-text.js';
 import { callFigures } from './call-metrics.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
 import { ExportQuery, JobListQuery, ModelName, RevisionInput, RevisionQuery, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
@@ -179,7 +180,7 @@ export function audioRoutes({ db, config, storage, jobs: queue, requireUser, req
     const language = query.lang ?? (user.locale === 'en' ? 'en' : 'zh-CN');
     const { body, filename } = await exportTranscript(transcription, query.format, language);
     ctx.state.raw = true;
-    ctx.attachment(filename);
+    ctx.attachment(safeFileName(filename, 'transcript'));
     ctx.type = EXPORT_TYPES[query.format];
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;

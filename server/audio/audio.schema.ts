@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import type { Context } from 'koa';
 import { TranscriptExportFormats, TranscriptionJobStates } from '../../contract/audio.js';
 import { formField } from '../http/multipart.js';
@@ -92,7 +93,7 @@ export const modelUploadInit = (name: z.ZodType<string>) =>
     })
     .strict();
 
-const SpeakerLabel = z.string().trim().min(1, 'a speaker label is empty').max(40, 'a speaker label is at most 40 characters');
+const SpeakerLabel = nameText(40).min(1, 'a speaker label is empty').max(40, 'a speaker label is at most 40 characters');
 
 /** PUT /api/audio/transcriptions/{id}/segments. */
 export const RevisionInput = z
@@ -111,7 +112,7 @@ export const RevisionInput = z
           .refine((s) => s.end >= s.start, 'a segment ends before it starts'),
       )
       .max(20_000),
-    speaker_names: z.record(SpeakerLabel, z.string().trim().max(60, 'a speaker name is at most 60 characters')).optional(),
+    speaker_names: z.record(SpeakerLabel, nameText(60).max(60, 'a speaker name is at most 60 characters')).optional(),
   })
   .strict();
 export type RevisionInput = z.output<typeof RevisionInput>;

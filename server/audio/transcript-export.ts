@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import type { Transcription, TranscriptExportFormat } from '../../contract/audio.js';
+import { oneLine } from '../http/plain-text.js';
 
 export type ExportLanguage = 'zh-CN' | 'en';
 
@@ -55,17 +56,23 @@ function toTxt(t: Transcription, language: ExportLanguage): string {
   return [...head, ...linesOf(t, language).map((l) => `[${clock(l.start)} - ${clock(l.end)}] ${l.who ? `${l.who}: ` : ''}${l.text}`), ''].join('\n');
 }
 
+/**
+ * A cue's text on one line, with no `-->`: a blank line ends a cue and a line holding `-->` starts one, so a segment
+ * or a speaker name carrying either could add cues of its own to a subtitle file.
+ */
+export const cueText = (text: string): string => oneLine(text).replace(/-{2,}>/g, '->').replace(/ {2,}/g, ' ').trim();
+
 /** SubRip: numbered cues, `00:00:01,000 --> 00:00:04,200`, the speaker before the text. */
 function toSrt(t: Transcription, language: ExportLanguage): string {
   return linesOf(t, language)
-    .map((l, i) => `${i + 1}\n${timestamp(l.start, ',')} --> ${timestamp(l.end, ',')}\n${l.who ? `${l.who}: ` : ''}${l.text}\n`)
+    .map((l, i) => `${i + 1}\n${timestamp(l.start, ',')} --> ${timestamp(l.end, ',')}\n${l.who ? `${cueText(l.who)}: ` : ''}${cueText(l.text)}\n`)
     .join('\n');
 }
 
 /** WebVTT: the speaker as a voice span (`<v 销售>`), which players show as the speaker's name. */
 function toVtt(t: Transcription, language: ExportLanguage): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const cues = linesOf(t, language).map((l) => `${timestamp(l.start, '.')} --> ${timestamp(l.end, '.')}\n${l.who ? `<v ${escape(l.who)}>` : ''}${escape(l.text)}\n`);
+  const cues = linesOf(t, language).map((l) => `${timestamp(l.start, '.')} --> ${timestamp(l.end, '.')}\n${l.who ? `<v ${escape(cueText(l.who))}>` : ''}${escape(cueText(l.text))}\n`);
   return ['WEBVTT', '', ...cues].join('\n');
 }
 

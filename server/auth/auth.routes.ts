@@ -35,7 +35,7 @@ export function authRoutes({ db, secrets, requireUser }: Deps): Router {
   router.post('/auth/login', async (ctx) => {
     const { username, password } = parseBody(ctx, LoginBody);
     const row = await findUserRowByUsername(db, username);
-    const keys = throttleKeys(username, ctx.ip, row?.role === 'admin');
+    const keys = throttleKeys(username.toLowerCase(), ctx.ip, row?.role === 'admin');
     const attempt = await claimLoginAttempt(db, ctx, keys);
     const valid = await verifyPassword(row?.password_hash ?? DUMMY_HASH, password);
     if (!row || !valid) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Paging, QueryBool } from '../http/validate.js';
+import { LooseDate } from '../http/dates.js';
 import { QuestionUpdate } from '../exams/exams.schema.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
@@ -27,7 +28,7 @@ export const CallBody = z
   });
 export type CallInput = z.output<typeof CallBody>;
 
-const isoDate = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date (ISO 8601)');
+const isoDate = LooseDate('must be a date (ISO 8601)');
 
 export const ReportListQuery = Paging.extend({
   /** Admins only: one rep's reports (ignored for a rep, who sees only their own). */

@@ -100,6 +100,8 @@ export type StoredResult = InspectionBody['results'][number];
 
 export interface NewInspection {
   gid?: string;
+  /** What makes two requests the same inspection (inspections.service.ts); unique where set. */
+  dedupe_key?: string | null;
   origin_device?: string | null;
   user_id: number;
   transcription_id: number;
@@ -200,6 +202,9 @@ export async function findInspection(db: Db, id: number): Promise<StoredInspecti
   const row = (await inspectionQuery(db).where('i.id', id).first(COLUMNS)) as InspectionRow | undefined;
   return row && toStored(row);
 }
+
+export const inspectionIdByDedupeKey = async (db: Db, key: string): Promise<number | undefined> =>
+  toNullableNumber(((await db('compliance_inspections').where({ dedupe_key: key }).first('id')) as { id: number } | undefined)?.id) ?? undefined;
 
 export const inspectionIdByGid = async (db: Db, gid: string): Promise<number | undefined> =>
   toNullableNumber(((await db('compliance_inspections').where({ gid }).first('id')) as { id: number } | undefined)?.id) ?? undefined;

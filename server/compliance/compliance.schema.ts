@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { RuleConditions, RuleKinds, RuleSetScopes, Severities } from '../../contract/compliance.js';
 import { Paging } from '../http/validate.js';
+import { LooseDate } from '../http/dates.js';
 
 const text = (max: number) => z.string().trim().max(max);
 const Localized = (max: number) => z.object({ 'zh-CN': text(max).min(1), en: text(max).min(1) });
@@ -35,7 +37,7 @@ const ScopeValue = z.union([z.string().trim().min(1).max(100), z.number().int().
 
 export const RuleSetCreate = z
   .object({
-    name: text(200).min(1),
+    name: nameText(200).min(1),
     scope: z.enum(RuleSetScopes),
     scope_value: ScopeValue.nullable().optional(),
     status: z.enum(['active', 'inactive']).default('active'),
@@ -44,7 +46,7 @@ export const RuleSetCreate = z
   .strict();
 export const RuleSetUpdate = z
   .object({
-    name: text(200).min(1).optional(),
+    name: nameText(200).min(1).optional(),
     scope: z.enum(RuleSetScopes).optional(),
     scope_value: ScopeValue.nullable().optional(),
     status: z.enum(['active', 'inactive']).optional(),
@@ -66,7 +68,7 @@ export const InspectBody = z
   .strict();
 export type InspectInput = z.output<typeof InspectBody>;
 
-const day = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date (YYYY-MM-DD) or an ISO time');
+const day = LooseDate('must be a date (YYYY-MM-DD) or an ISO time');
 
 export const InspectionFilter = z.object({
   rule_key: z.string().trim().max(64).optional(),

@@ -7,7 +7,7 @@ import type { Page } from '../../contract/envelope.js';
 import type { Evidence, Inspection, InspectionSummary } from '../../contract/compliance.js';
 import { ComplianceErrorCode } from '../../contract/compliance.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, fromDriverError, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
 import { readConfigValue } from '../system/config.service.js';
 import { notify } from '../notifications/notifications.service.js';
@@ -20,7 +20,7 @@ import { inspectCall, toResult, type CallSegment } from './engine.js';
 import { compiledVersion, ruleSetFor } from './rule-sets.service.js';
 import { readTranscript } from './transcript-source.js';
 import { secondOpinion } from './second-opinion.js';
-import { coachingOfTranscription, findInspection, insertInspection, listInspections, toSummary, type StoredInspection, type StoredResult } from './compliance.repository.js';
+import { coachingOfTranscription, findInspection, inspectionIdByDedupeKey, insertInspection, listInspections, toSummary, type StoredInspection, type StoredResult } from './compliance.repository.js';
 import type { InspectInput, InspectionListInput } from './compliance.schema.js';
 import type { InspectionLink, InspectionLinks } from './inspection-links.js';
 
@@ -47,7 +47,26 @@ export interface InspectOptions {
   trigger: 'auto' | 'manual';
 }
 
-/** Inspects one of the owner's calls and stores the result; returns the inspection's id. */
+/**
+ * One call's revision, checked as one rep under one version of one rule set (and one product), is one inspection:
+ * a second request for it, simultaneous or later, answers the first one's id instead of storing it again with its
+ * review items and admin notices.
+ */
+const dedupeKeyOf = (k: { ownerId: number; transcriptionId: number; revision: number; ruleSetId: number; ruleSetVersion: number; productId: number | null; repSpeaker: string }) =>
+  [k.ownerId, k.transcriptionId, k.revision, k.ruleSetId, k.ruleSetVersion, k.productId ?? '', k.repSpeaker].join(':');
+
+/**
+ * Requests of this process for an inspection being made, per database: the same one waits for it (the unique key
+ * covers other nodes).
+ */
+const inFlightOf = new WeakMap<Db, Map<string, Promise<number>>>();
+const inFlightFor = (db: Db): Map<string, Promise<number>> => {
+  let map = inFlightOf.get(db);
+  if (!map) inFlightOf.set(db, (map = new Map()));
+  return map;
+};
+
+/** Inspects one of the owner's calls and stores the result, once (see dedupeKeyOf); returns the inspection's id. */
 export async function inspect(db: Db, ownerId: number, input: InspectInput, options: InspectOptions): Promise<number> {
   const source = await readTranscript(db, ownerId, input.transcription_id, input.revision);
   const segments: CallSegment[] = source.segments.flatMap((s, index) => (s.speaker !== undefined && s.text.trim() ? [{ index, start: s.start, end: s.end, speaker: s.speaker, text: s.text }] : []));
@@ -64,6 +83,39 @@ export async function inspect(db: Db, ownerId: number, input: InspectInput, opti
   const product = found?.names.product ?? null;
 
   const ruleSet = await ruleSetFor(db, product);
+  const dedupeKey = dedupeKeyOf({ ownerId, transcriptionId: input.transcription_id, revision: source.revision, ruleSetId: ruleSet.id, ruleSetVersion: ruleSet.version, productId: product?.id ?? null, repSpeaker });
+  const existing = await inspectionIdByDedupeKey(db, dedupeKey);
+  if (existing !== undefined) return existing;
+  const inFlight = inFlightFor(db);
+  const running = inFlight.get(dedupeKey);
+  if (running) return running;
+  const made = (async () => {
+    try {
+      return await inspectAndStore(db, { ownerId, input, options, source, segments, repSpeaker, product, ruleSet, dedupeKey });
+    } catch (err) {
+      // Another node stored the same inspection first: its id is the answer.
+      const stored = fromDriverError(err)?.status === 409 ? await inspectionIdByDedupeKey(db, dedupeKey) : undefined;
+      if (stored === undefined) throw err;
+      return stored;
+    }
+  })().finally(() => inFlight.delete(dedupeKey));
+  inFlight.set(dedupeKey, made);
+  return made;
+}
+
+interface Prepared {
+  ownerId: number;
+  input: InspectInput;
+  options: InspectOptions;
+  source: Awaited<ReturnType<typeof readTranscript>>;
+  segments: CallSegment[];
+  repSpeaker: string;
+  product: NonNullable<Awaited<ReturnType<typeof productOfCall>>>['names']['product'] | null;
+  ruleSet: Awaited<ReturnType<typeof ruleSetFor>>;
+  dedupeKey: string;
+}
+
+async function inspectAndStore(db: Db, { ownerId, input, options, source, segments, repSpeaker, product, ruleSet, dedupeKey }: Prepared): Promise<number> {
   const rules = await compiledVersion(db, ruleSet, ruleSet.rules);
   const checked = inspectCall(rules, segments, repSpeaker, product && { name: product.name, code: product.code, risk_level: product.risk_level, cooling_off_days: product.cooling_off_days });
   const results: StoredResult[] = checked.verdicts.map(toResult);
@@ -75,6 +127,7 @@ export async function inspect(db: Db, ownerId: number, input: InspectInput, opti
 
   const id = await db.transaction(async (trx) => {
     const id = await insertInspection(trx, {
+      dedupe_key: dedupeKey,
       user_id: ownerId,
       transcription_id: input.transcription_id,
       revision: source.revision,

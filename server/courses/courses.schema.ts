@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { QueryBool } from '../http/validate.js';
 import { ListQuery } from '../products/products.schema.js';
 
@@ -6,9 +7,9 @@ const text = (max: number) => z.string().trim().max(max);
 const productIds = z.array(z.number().int().positive()).max(1000);
 
 const CourseFields = z.object({
-  title: text(200).min(1).optional(),
+  title: nameText(200).min(1).optional(),
   /** Accepted as an alias of title. */
-  name: text(200).min(1).optional(),
+  name: nameText(200).min(1).optional(),
   category: text(100).optional(),
   status: z.enum(['active', 'inactive']).optional(),
   summary: text(10_000).optional(),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { Paging, QueryBool } from '../http/validate.js';
+import { IsoDateOrTimestamp } from '../http/dates.js';
 import { ShowAnswers } from '../../contract/exams.js';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -49,22 +51,10 @@ const PaperType = z
   .transform((type) => (SELF_TEST_ALIASES.has(type) ? 'self_test' : type))
   .pipe(z.enum(['formal', 'self_test']));
 
-/** An ISO timestamp, or a date (`2026-11-22` = that day's start in UTC), normalised to the stored form. */
-const Instant = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'must be a date (YYYY-MM-DD) or an ISO timestamp')
-  .transform((value, ctx) => {
-    const time = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime();
-    if (Number.isNaN(time)) {
-      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
-      return z.NEVER;
-    }
-    return new Date(time).toISOString();
-  });
+const Instant = IsoDateOrTimestamp;
 
 const PaperFields = z.object({
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   type: PaperType,
   domain: text(100).min(1),
   question_count: z.number().int().min(1).max(500),

@@ -9,6 +9,7 @@ import type { Context } from 'koa';
 import rangeParser from 'range-parser';
 import { sendRaw } from './envelope.js';
 import { AppError, notFound } from './errors.js';
+import { safeFileName } from './plain-text.js';
 import { isNotFound, type ByteRange, type Storage } from '../storage/index.js';
 import { MediaErrorCode } from '../../contract/media.js';
 
@@ -95,7 +96,7 @@ function fileHeaders(ctx: Context, options: Described): void {
   sendRaw(ctx);
   // Content-Disposition with an ASCII filename and, for any other name, filename* in UTF-8 (RFC 6266); it also sets
   // a type from the name, replaced below by the one given.
-  ctx.attachment(options.filename, { type: options.disposition ?? 'inline' });
+  ctx.attachment(safeFileName(options.filename), { type: options.disposition ?? 'inline' });
   ctx.set({
     'Cache-Control': options.cacheControl ?? 'private, max-age=3600',
     'X-Content-Type-Options': 'nosniff',

@@ -25,15 +25,23 @@ const unreadable = new WeakMap<Context, AppError>();
 /** No API body nests this deep; far deeper ones overflowed the stack where they were written back as JSON. */
 const MAX_DEPTH = 64;
 
-function nestedDeeperThan(value: unknown, max: number): boolean {
+/**
+ * Why the parsed body is refused, or undefined: nested deeper than `max`, or a `constructor.prototype` key (the
+ * parser refuses `__proto__` itself; merged into an object, either would reach Object's prototype).
+ */
+function refusedShape(value: unknown, max: number): string | undefined {
   const stack: [unknown, number][] = [[value, 0]];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [item, depth] = next;
     if (item === null || typeof item !== 'object') continue;
-    if (depth >= max) return true;
+    if (depth >= max) return `The request body is nested deeper than ${max} levels`;
+    const constructorKey = Object.hasOwn(item, 'constructor') ? (item as { constructor: unknown }).constructor : undefined;
+    if (constructorKey !== null && typeof constructorKey === 'object' && Object.hasOwn(constructorKey, 'prototype')) {
+      return 'The request body contains a forbidden "constructor.prototype" key';
+    }
     for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
-  return false;
+  return undefined;
 }
 
 export function jsonBody({ limit }: { limit: string }): Middleware {
@@ -41,7 +49,8 @@ export function jsonBody({ limit }: { limit: string }): Middleware {
     if (PARSED_METHODS.has(ctx.method) && ctx.is(JSON_TYPES)) {
       try {
         const body = await parseJson(ctx, { encoding: 'utf-8', limit, strict: false, returnRawBody: false });
-        if (nestedDeeperThan(body, MAX_DEPTH)) throw new AppError(400, ErrorCode.invalidJson, `The request body is nested deeper than ${MAX_DEPTH} levels`);
+        const refused = refusedShape(body, MAX_DEPTH);
+        if (refused) throw new AppError(400, ErrorCode.invalidJson, refused);
         ctx.request.body = body as typeof ctx.request.body;
       } catch (err) {
         unreadable.set(ctx, toAppError(err));

@@ -56,11 +56,14 @@ export function multipart({ maxFileSize, uploadDir, tooLarge }: MultipartOptions
 
 const TOO_LARGE_CODES = new Set([1009, 1016]); // formidable's biggerThanTotalMaxFileSize, biggerThanMaxFileSize
 
-/** formidable reports limits and broken bodies with its own codes; the client gets 413 or 400 for them. */
+/**
+ * formidable reports limits and broken bodies with its own codes; the client gets 413 or 400 for them, in our words
+ * (its messages describe its parser's state, `MultipartParser.end(): stream ended unexpectedly: state = START`).
+ */
 function toClientError(error: Error, tooLarge: () => AppError): Error {
   const e = error as Error & { httpCode?: number; code?: number };
   if (e.httpCode === 413 || TOO_LARGE_CODES.has(e.code ?? 0)) return tooLarge();
-  return badRequest(`Malformed multipart body: ${e.message}`);
+  return badRequest('The multipart/form-data body is malformed or incomplete: send the form again');
 }
 
 function uploadedFiles(ctx: Context): File[] {

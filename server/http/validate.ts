@@ -3,8 +3,23 @@ import { z } from 'zod';
 import { notFound, validationFailed } from './errors.js';
 import { jsonBodyOf } from './json-body.js';
 
+const ARTICLE: Record<string, string> = { array: 'an', object: 'an', int: 'an' };
+
+/**
+ * zod's own wording for a value of the wrong type names what it received, as its parser saw it (`expected number,
+ * received NaN` for `abc` in a number's place): said here as what the field must be, or that it is missing.
+ */
+function clientMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'invalid_type') return issue.message;
+  const wrong = /^Invalid input: expected (\w+), received (\w+)$/.exec(issue.message);
+  if (!wrong) return issue.message;
+  const [, expected, received] = wrong as unknown as [string, string, string];
+  if (received === 'undefined') return 'is required';
+  return `must be ${ARTICLE[expected] ?? 'a'} ${expected === 'int' ? 'integer' : expected}`;
+}
+
 function describe(error: z.ZodError): { message: string; fields: { path: string; message: string }[] } {
-  const fields = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+  const fields = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: clientMessage(issue) }));
   const first = fields[0];
   return { message: first ? `Invalid ${first.path}: ${first.message}` : 'Invalid request', fields };
 }

@@ -12,6 +12,7 @@ import { sendRaw } from '../http/envelope.js';
 import { importUsers, userTemplate } from './users.import.js';
 import { importQuestions, questionTemplate } from './questions.import.js';
 import { XLSX_TYPE } from './xlsx-rows.js';
+import { withClippedErrors } from './report-values.js';
 import type { BulkImportRowError } from '../../contract/imports.js';
 
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -41,7 +42,7 @@ export function importRoutes({ db, requireAdmin }: Deps): Router {
     sendTemplate(ctx, 'users-template', await userTemplate());
   });
   router.post('/system/users/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {
-    const report = await importUsers(db, requireFile(ctx), dryRunOf(ctx));
+    const report = withClippedErrors(await importUsers(db, requireFile(ctx), dryRunOf(ctx)));
     refuseInvalid(report);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = report;
@@ -51,7 +52,7 @@ export function importRoutes({ db, requireAdmin }: Deps): Router {
     sendTemplate(ctx, 'questions-template', await questionTemplate());
   });
   router.post('/exam/questions/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {
-    const report = await importQuestions(db, requireFile(ctx), dryRunOf(ctx));
+    const report = withClippedErrors(await importQuestions(db, requireFile(ctx), dryRunOf(ctx)));
     refuseInvalid(report);
     ctx.body = report;
   });

@@ -72,11 +72,11 @@ async function validate(db: Db, rows: SourceRow[]): Promise<{ valid: UserRowInpu
   }
   const taken = new Set<string>();
   for (let i = 0; i < unique.length; i += 500) {
-    const names = unique.slice(i, i + 500).map((r) => r.username);
-    for (const row of (await db('users').whereIn('username', names).select('username')) as { username: string }[]) taken.add(row.username);
+    const names = unique.slice(i, i + 500).map((r) => r.username.toLowerCase());
+    for (const row of (await db('users').whereRaw(`lower(username) in (${names.map(() => '?').join(', ')})`, names).select('username')) as { username: string }[]) taken.add(row.username.toLowerCase());
   }
   const valid = unique.filter((r) => {
-    if (!taken.has(r.username)) return true;
+    if (!taken.has(r.username.toLowerCase())) return true;
     errors.push({ row: r.row, field: 'username', code: 'username_taken', error: `username "${r.username}" is already taken`, value: r.username });
     return false;
   });

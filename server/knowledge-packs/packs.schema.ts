@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { MAX_SOURCE_BYTES } from '../knowledge/source-files.js';
 import { packError, type PackManifest } from './pack-file.js';
 
@@ -29,7 +30,7 @@ const Entry = z.object({ path: z.string(), size: z.number().int().min(0), sha256
 const SourceEntry = Entry.extend({
   size: z.number().int().min(0).max(MAX_SOURCE_BYTES),
   file_path: z.string().refine(isSafeSourcePath, 'must be a relative path of a .md file without "..", hidden or reserved names'),
-  title: z.string().trim().min(1).max(500),
+  title: nameText(500).min(1),
   domain: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/),
 });
 

@@ -1,15 +1,16 @@
 import mime from 'mime-types';
 import type { MediaKind } from '../../contract/media.js';
+import { oneLine } from '../http/plain-text.js';
 
 const MAX_NAME_LENGTH = 255;
 
 /**
  * The client's file name as data: only its last path segment, without control characters (NUL included, which
- * PostgreSQL text cannot hold), at most 255 characters with the extension kept. Never used to build a path.
+ * PostgreSQL text cannot hold) nor zero-width or direction-changing ones (plain-text.ts), at most 255 characters with the extension kept. Never used to build a path.
  */
 export function displayName(raw: string | null | undefined): string {
   const lastSegment = (raw ?? '').split(/[/\\]/).pop() ?? '';
-  const cleaned = lastSegment.replace(/\p{Cc}/gu, '').trim();
+  const cleaned = oneLine(lastSegment).trim();
   const name = /^\.*$/.test(cleaned) ? 'file' : cleaned;
   if (name.length <= MAX_NAME_LENGTH) return name;
   const ext = extensionOf(name);

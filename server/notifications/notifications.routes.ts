@@ -5,11 +5,12 @@ import type { Deps } from '../context.js';
 import { currentUser } from '../auth/guards.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { parseBody, parseId, parseQuery, QueryBool } from '../http/validate.js';
+import { nameText } from '../http/plain-text.js';
 import { findNotification, listNotifications, markAllRead, markRead, notify, unreadCount } from './notifications.service.js';
 
 const ListQuery = z.object({ unread_only: QueryBool.optional() });
 
-const message = { title: z.string().trim().min(1).max(200), content: z.string().max(10_000).optional(), link: z.string().max(500).optional(), type: z.string().trim().min(1).max(50).optional() };
+const message = { title: nameText(200).min(1), content: z.string().max(10_000).optional(), link: z.string().max(500).optional(), type: z.string().trim().min(1).max(50).optional() };
 
 /** An admin's notice goes to exactly one kind of target: one user, an owner name, or everyone of a role. */
 const SendBody = z.union([

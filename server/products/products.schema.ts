@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { riskLevelOf } from '../compliance/engine.js';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -6,7 +7,7 @@ const text = (max: number) => z.string().trim().max(max);
 /** The editable fields of a product; everything not named here goes to `attributes` only when given there. */
 export const ProductFields = z.object({
   code: text(64).min(1).nullable().optional(),
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   category: text(100).optional(),
   status: z.enum(['active', 'inactive']).optional(),
   summary: text(10_000).optional(),

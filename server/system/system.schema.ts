@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 
-const username = z.string().trim().min(1).max(64).regex(/^[^\s]+$/, 'must not contain spaces');
+const username = nameText(64).min(1).regex(/^[^\s]+$/, 'must not contain spaces');
 const password = z.string().min(6, 'must be at least 6 characters').max(1024);
 const role = z.enum(['employee', 'admin']);
 const optionalId = z.number().int().positive().nullable().optional();
@@ -10,10 +11,10 @@ const userStatus = z.enum(['active', 'disabled', 'inactive']).transform((value) 
 export const UserCreate = z.object({
   username,
   password,
-  full_name: z.string().trim().max(100).default(''),
+  full_name: nameText(100).default(''),
   role: role.default('employee'),
   status: userStatus.optional(),
-  department: z.string().trim().max(100).optional(),
+  department: nameText(100).optional(),
   department_id: optionalId,
   position_id: optionalId,
 });
@@ -21,10 +22,10 @@ export const UserCreate = z.object({
 export const UserUpdate = z.object({
   username: username.optional(),
   password: password.optional(),
-  full_name: z.string().trim().max(100).optional(),
+  full_name: nameText(100).optional(),
   role: role.optional(),
   status: userStatus.optional(),
-  department: z.string().trim().max(100).optional(),
+  department: nameText(100).optional(),
   department_id: optionalId,
   position_id: optionalId,
 });
@@ -46,11 +47,11 @@ export const OrgListQuery = z.object({
   size: z.coerce.number().int().min(1).max(500).optional(),
 });
 
-export const DepartmentCreate = z.object({ name: z.string().trim().min(1).max(100), description: z.string().max(2000).optional() });
+export const DepartmentCreate = z.object({ name: nameText(100).min(1), description: z.string().max(2000).optional() });
 export const DepartmentUpdate = DepartmentCreate.partial();
 
 const knowledgeItem = z.object({
-  title: z.string().trim().min(1).max(200),
+  title: nameText(200).min(1),
   kind: z.enum(['course', 'product', 'text']).optional(),
   ref_id: z.number().int().positive().nullable().optional(),
   is_mandatory: z.boolean().optional(),
@@ -61,7 +62,7 @@ export const KnowledgeCreate = knowledgeItem;
 export const KnowledgeUpdate = knowledgeItem.partial();
 
 export const PositionCreate = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: nameText(100).min(1),
   description: z.string().max(2000).optional(),
   knowledge: z.array(knowledgeItem).max(500).optional(),
 });

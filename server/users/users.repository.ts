@@ -48,8 +48,18 @@ export const findUserRow = (db: Db, id: number): Promise<UserRow | undefined> =>
 /** findUserRow through the cache: what the auth guard reads on every request. */
 export const findCachedUserRow = (db: Db, id: number): Promise<UserRow | undefined> => userCache(db).get(String(id), () => findUserRow(db, id));
 
-export const findUserRowByUsername = (db: Db, username: string): Promise<UserRow | undefined> =>
-  db<UserRow>('users').where({ username }).first();
+/**
+ * The user a username names, in any case (`Admin` is `admin`). Where older rows still differ only in case
+ * (username-case.ts), the exact spelling picks one of them and any other spelling none.
+ */
+export async function findUserRowByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  const rows = await db<UserRow>('users')
+    .whereRaw('lower(username) = lower(?)', [username])
+    .orderByRaw('CASE WHEN username = ? THEN 0 ELSE 1 END', [username])
+    .limit(2);
+  const [first, second] = rows;
+  return first && (first.username === username || !second) ? first : undefined;
+}
 
 export interface UserFilter {
   role?: Role;

@@ -2,7 +2,8 @@ import type { Db } from '../db/knex.js';
 import type { Role, User, UserStatus } from '../../contract/users.js';
 import { conflict, notFound, validationFailed } from '../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
-import { findUserRow, findUserRowByUsername, insertUser, toUser, updateUserRow, type NewUser } from './users.repository.js';
+import { ensureCaselessUsernames } from './username-case.js';
+import { findUserRow, insertUser, toUser, updateUserRow, type NewUser } from './users.repository.js';
 
 export interface UserInput {
   username?: string;
@@ -31,6 +32,13 @@ async function departmentFields(db: Db, input: UserInput): Promise<Pick<NewUser,
   return undefined;
 }
 
+/** Whether a user other than `self` has this username in any case (ADMIN is taken when admin exists). */
+async function usernameTakenByAnother(db: Db, username: string, self?: number): Promise<boolean> {
+  const query = db('users').whereRaw('lower(username) = lower(?)', [username]);
+  if (self !== undefined) query.whereNot({ id: self });
+  return !!(await query.first('id'));
+}
+
 async function checkPosition(db: Db, positionId: number | null | undefined): Promise<void> {
   if (positionId && !(await db('positions').where({ id: positionId }).first('id'))) {
     throw validationFailed(`Position ${positionId} does not exist`);
@@ -38,7 +46,7 @@ async function checkPosition(db: Db, positionId: number | null | undefined): Pro
 }
 
 export async function createUser(db: Db, input: Required<Pick<UserInput, 'username' | 'password' | 'full_name' | 'role'>> & UserInput): Promise<User> {
-  if (await findUserRowByUsername(db, input.username)) throw conflict(`Username "${input.username}" is already taken`);
+  if (await usernameTakenByAnother(db, input.username)) throw conflict(`Username "${input.username}" is already taken`);
   await checkPosition(db, input.position_id);
   const dept = (await departmentFields(db, input)) ?? { department: '', department_id: null };
   return insertUser(db, {
@@ -63,9 +71,8 @@ async function keepsAnAdmin(db: Db, id: number, patch: Partial<NewUser>): Promis
 export async function updateUser(db: Db, id: number, input: UserInput): Promise<User> {
   const row = await findUserRow(db, id);
   if (!row) throw notFound('User');
-  if (input.username !== undefined && input.username !== row.username) {
-    if (await findUserRowByUsername(db, input.username)) throw conflict(`Username "${input.username}" is already taken`);
-  }
+  const renamed = input.username !== undefined && input.username !== row.username;
+  if (renamed && (await usernameTakenByAnother(db, input.username!, id))) throw conflict(`Username "${input.username}" is already taken`);
   await checkPosition(db, input.position_id);
   const patch: Partial<NewUser> = {};
   if (input.username !== undefined) patch.username = input.username;
@@ -79,6 +86,8 @@ export async function updateUser(db: Db, id: number, input: UserInput): Promise<
     throw conflict('The last active administrator cannot be disabled or demoted');
   }
   await updateUserRow(db, id, patch);
+  // A rename may have removed the last clash of an older install: the index can hold uniqueness from now on.
+  if (renamed) await ensureCaselessUsernames(db, { tellAdmins: false });
   return toUser((await findUserRow(db, id))!);
 }
 

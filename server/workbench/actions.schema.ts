@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { DefinitionStateField, JsonTextField, KeyField, text, updateSchema } from './fields.js';
 
 const actionFields = {
   key: KeyField,
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   description: text(10_000).optional(),
   kind: z.enum(['prompt', 'skill', 'xapp']),
   /** Required for kind `skill`: a known skill key. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { QueryBool, SearchPaging } from '../http/validate.js';
 import { DefinitionStateField, JsonTextField, KeyField, text, updateSchema } from './fields.js';
 
@@ -6,7 +7,7 @@ const ConfigJsonField = JsonTextField.refine((json) => json.startsWith('{'), 'mu
 
 const commonFields = {
   key: KeyField,
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   description: text(10_000).optional(),
   state: DefinitionStateField.optional(),
   /** Rule 2.3.1: a JSON boolean; omitted stays apart from false. */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { text, updateSchema } from './fields.js';
 import { SearchPaging } from '../http/validate.js';
 
 const LinkId = z.number().int().positive().nullable().optional();
 const noteFields = {
-  title: text(200).min(1),
+  title: nameText(200).min(1),
   content: z.string().max(200_000).optional(),
   course_id: LinkId,
   product_id: LinkId,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { JsonTextField, KeyField, text, updateSchema } from './fields.js';
 import { SearchPaging } from '../http/validate.js';
 
 const specialistFields = {
   key: KeyField,
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   /** `system` is reserved for built-in specialists; the service enforces it. */
   state: z.enum(['active', 'inactive', 'system']).optional(),
   rule_file_markdown: z.string().max(200_000).optional(),

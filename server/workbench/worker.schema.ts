@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { nameText } from '../http/plain-text.js';
 import { KeyField, atLeastOneField, text } from './fields.js';
 import { SearchPaging } from '../http/validate.js';
 
 export const MAX_DOCUMENT_CHARS = 1_000_000;
 
 const Document = z.union([
-  z.object({ name: text(200).min(1), content: z.string().min(1).max(MAX_DOCUMENT_CHARS) }),
+  z.object({ name: nameText(200).min(1), content: z.string().min(1).max(MAX_DOCUMENT_CHARS) }),
   /** One of the caller's transcriptions (POST /api/audio/transcribe), its text with speaker labels when it has them. */
-  z.object({ transcription_id: z.number().int().positive().max(2_147_483_647), name: text(200).min(1).optional() }),
+  z.object({ transcription_id: z.number().int().positive().max(2_147_483_647), name: nameText(200).min(1).optional() }),
 ]);
 
 export const WorkerChatBody = z
@@ -38,7 +39,7 @@ const OwnerField = text(100)
 
 export const TaskUpdate = z
   .object({
-    title: text(200).min(1).optional(),
+    title: nameText(200).min(1).optional(),
     pinned: z.boolean().optional(),
     project_id: z.number().int().positive().nullable().optional(),
     owner: OwnerField.optional(),
@@ -49,7 +50,7 @@ export const TaskUpdate = z
 export const TaskListQuery = SearchPaging.extend({ project_id: z.coerce.number().int().positive().optional() });
 
 export const ProjectCreate = z.object({
-  name: text(200).min(1),
+  name: nameText(200).min(1),
   description: text(10_000).optional(),
 });
 export const ProjectUpdate = ProjectCreate.partial().refine(atLeastOneField, 'give at least one of name, description');
