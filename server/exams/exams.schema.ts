@@ -79,6 +79,11 @@ const PaperFields = z.object({
   closes_at: Instant.nullable().optional(),
   shuffle_options: z.boolean().optional(),
   status: z.enum(['active', 'inactive']).optional(),
+  audience: z
+    .object({ department_ids: z.array(z.number().int().positive().max(2_147_483_647)).max(10_000).default([]), user_ids: z.array(z.number().int().positive().max(2_147_483_647)).max(10_000).default([]) })
+    .strict()
+    .nullable()
+    .optional(),
 });
 
 const passWithinTotal = (p: { pass_score?: number; total_score?: number }) =>
