@@ -20,6 +20,7 @@ import diarization from './diarization.js';
 import compliance from './compliance.js';
 import review from './review.js';
 import cluster from './cluster.js';
+import examDay from './exam-day.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -44,6 +45,7 @@ const scenarios: [string, Scenario][] = [
   ['compliance', compliance],
   ['review', review],
   ['cluster', cluster],
+  ['exam-day', examDay],
 ];
 
 const only = process.argv.slice(2);
