@@ -23,7 +23,7 @@ import * as audioJobRuns from './026_audio_job_runs.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
-import * as paperAudience from './027_paper_audience.js';
+import * as paperAudience from './029_paper_audience.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -56,7 +56,7 @@ const migrations: Record<string, Migration> = {
   '024_job_keys': jobKeys,
   '025_model_store': modelStore,
   '026_audio_job_runs': audioJobRuns,
-  '027_paper_audience': paperAudience,
+  '029_paper_audience': paperAudience,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
