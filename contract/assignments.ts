@@ -50,6 +50,9 @@ export interface AssignmentPerson {
   department: string;
   status: AssignmentPersonStatus;
   done_at: string | null;
+  /** An exam item: the person's best formal score so far (null before any) and the attempts they started; null for a course. */
+  best_score: number | null;
+  attempts: number | null;
 }
 
 export interface AssignmentProgress extends AssignmentCounts {

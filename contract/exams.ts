@@ -64,8 +64,15 @@ export interface ExamPaper {
 }
 
 /** Admin list and detail of papers: how many active questions the domain has now. */
+/** Who may see, start and be told of a paper besides its assignees; null: every active employee. */
+export interface PaperAudience {
+  department_ids: number[];
+  user_ids: number[];
+}
+
 export interface ExamPaperAdmin extends ExamPaper {
   available_questions: number;
+  audience: PaperAudience | null;
 }
 
 /** The caller's standing on one exam. `in_progress` = an open session that has not passed its deadline. */
@@ -258,6 +265,8 @@ export const ExamErrorCode = {
   notOpenYet: 'exam.not_open_yet',
   /** Start refused after the paper's closes_at. */
   windowClosed: 'exam.window_closed',
+  /** Start (or cover) refused: the paper has an audience and the caller is not in it nor assigned it. */
+  notInAudience: 'exam.not_in_audience',
 } as const;
 
 /** Seconds after the deadline during which a submit still counts as on time (network, clock skew). */

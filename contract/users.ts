@@ -51,6 +51,8 @@ export const AuthErrorCode = {
   wrongPassword: 'auth.wrong_password',
   /** The new password is the same as the current one. */
   samePassword: 'auth.same_password',
+  /** A chosen password shorter than 8, equal to the username or on the common-password list. */
+  weakPassword: 'auth.weak_password',
 } as const;
 
 export interface Department {

@@ -19,6 +19,7 @@ import {
 import { progressPage, progressPeople } from './progress.js';
 import { exportProgress, progressFileName } from './progress.export.js';
 import { startReminderScan } from './reminders.js';
+import { readConfigValue } from '../system/config.service.js';
 
 export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
   const router = new Router({ prefix: '/assignments' });
@@ -56,10 +57,10 @@ export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClos
   });
   router.get('/:id/progress/export', ...requireAdmin, async (ctx) => {
     const id = parseId(ctx.params.id, 'Assignment');
-    const filter = parseQuery(ctx, ProgressExportQuery);
+    const filter = { ...parseQuery(ctx, ProgressExportQuery), time_zone: await readConfigValue<string>(db, 'timezone') };
     const { row, people } = await progressPeople(db, id, clock(), filter);
     const stream = await exportProgress(row.title, people, filter);
-    sendWorkbook(ctx, stream, progressFileName(row.id));
+    sendWorkbook(ctx, stream, progressFileName(row.id, filter));
   });
   router.post('/:id/remind', ...requireAdmin, async (ctx) => {
     ctx.body = await remindNow(db, parseId(ctx.params.id, 'Assignment'));

@@ -41,7 +41,7 @@ export const ProgressQuery = Paging.merge(ProgressFilter);
 
 export const ProgressExportQuery = ProgressFilter.extend({
   lang: z.enum(['zh-CN', 'en']).default('zh-CN'),
-  /** The reader's offset from UTC in minutes (+480 for China), for the times in the sheet. */
-  tz_offset: z.coerce.number().int().min(-720).max(840).default(0),
+  /** The reader's offset from UTC in minutes (+480 for China); without it, the firm's time zone (`timezone`). */
+  tz_offset: z.coerce.number().int().min(-720).max(840).optional(),
 });
 export type ProgressExportFilter = z.output<typeof ProgressExportQuery>;

@@ -22,7 +22,7 @@ import {
 } from './assignments.repository.js';
 import { countsOf } from './progress.js';
 import { lockForTransaction } from '../db/locks.js';
-import { assignmentNotice, assignmentReminder, type NoticeSubject, type ReminderKind } from './messages.js';
+import { assignmentNotice, assignmentReminder, assignmentRescheduled, type NoticeSubject, type ReminderKind } from './messages.js';
 import type { CreateInput, UpdateInput } from './assignments.schema.js';
 
 /** Milliseconds since the epoch: the real clock, or the tests' (server/clock.ts). */
@@ -108,7 +108,13 @@ async function armReminders(db: Db, row: AssignmentRow, nowMs: number): Promise<
   );
 }
 
-export const subjectOf = (row: AssignmentRow): NoticeSubject => ({ title: row.title, item_type: row.item_type, item_id: itemIdOf(row), due_at: row.due_at });
+export const subjectOf = async (db: Db, row: AssignmentRow): Promise<NoticeSubject> => ({
+  title: row.title,
+  item_type: row.item_type,
+  item_id: itemIdOf(row),
+  due_at: row.due_at,
+  time_zone: await readConfigValue<string>(db, 'timezone'),
+});
 
 /**
  * Tells every assignee not done and not told yet (at creation, then late joiners at each scan): the key of
@@ -126,7 +132,7 @@ export async function notifyNewAssignees(db: Db, row: AssignmentRow, nowMs: numb
   );
   if (!inserted.length) return 0;
   const recipients = await localesOf(db, inserted.map((r) => Number(r.user_id)));
-  return notifyUsers(db, recipients, assignmentNotice(subjectOf(row)));
+  return notifyUsers(db, recipients, assignmentNotice(await subjectOf(db, row)));
 }
 
 async function localesOf(db: Db, ids: number[]): Promise<{ id: number; locale: string | null }[]> {
@@ -135,10 +141,18 @@ async function localesOf(db: Db, ids: number[]): Promise<{ id: number; locale: s
   return out;
 }
 
+/** Tells every assignee not done yet (and already told of the assignment) that its due date moved. */
+export async function notifyRescheduled(db: Db, row: AssignmentRow, previousDueAt: string): Promise<number> {
+  const recipients = (await pendingAssignees(db, row)
+    .whereExists(db('assignment_notified as n').where('n.assignment_id', row.id).whereRaw('n.user_id = u.id'))
+    .select('u.id', 'u.locale')) as { id: number; locale: string | null }[];
+  return recipients.length ? notifyUsers(db, recipients, assignmentRescheduled(await subjectOf(db, row), previousDueAt)) : 0;
+}
+
 /** Sends a reminder to every assignee not done. */
 export async function remindPending(db: Db, row: AssignmentRow, kind: ReminderKind): Promise<number> {
   const recipients = (await pendingAssignees(db, row).select('u.id', 'u.locale')) as { id: number; locale: string | null }[];
-  return recipients.length ? notifyUsers(db, recipients, assignmentReminder(subjectOf(row), kind)) : 0;
+  return recipients.length ? notifyUsers(db, recipients, assignmentReminder(await subjectOf(db, row), kind)) : 0;
 }
 
 const started = (row: Pick<AssignmentRow, 'starts_at'>, nowMs: number) => !row.starts_at || Date.parse(row.starts_at) <= nowMs;
@@ -237,7 +251,10 @@ export async function updateAssignment(db: Db, id: number, input: UpdateInput, n
       });
     if (target) await replaceTargets(trx, id, target);
     const row = (await findAssignmentRow(trx, id))!;
-    if (due_at !== current.due_at) await armReminders(trx, row, nowMs);
+    if (due_at !== current.due_at) {
+      await armReminders(trx, row, nowMs);
+      await notifyRescheduled(trx, row, current.due_at);
+    }
     if (started(row, nowMs) && Date.parse(row.due_at) > nowMs) await notifyNewAssignees(trx, row, nowMs);
   });
   return getAssignment(db, id, nowMs);

@@ -1,5 +1,6 @@
 // The notifications of assignments, in each recipient's language (see notifications/messages.ts).
 import type { LocalizedContent } from '../notifications/messages.js';
+import { dateTimeIn } from '../clock-format.js';
 import type { AssignmentItemType } from '../../contract/assignments.js';
 
 export interface NoticeSubject {
@@ -7,14 +8,9 @@ export interface NoticeSubject {
   item_type: AssignmentItemType;
   item_id: number;
   due_at: string;
+  /** The firm's time zone (the `timezone` setting): due times are printed as its clocks show them. */
+  time_zone: string;
 }
-
-/** A due time as the reader's clock shows it (the server's time zone: the company's). */
-const when = (iso: string): string => {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
 
 const linkOf = (a: NoticeSubject) => (a.item_type === 'exam' ? `/exams/${a.item_id}` : `/courses/${a.item_id}`);
 const whatZh = (a: NoticeSubject) => (a.item_type === 'exam' ? '请通过该考试' : '请学完该课程');
@@ -24,7 +20,7 @@ export const assignmentNotice =
   (a: NoticeSubject): LocalizedContent =>
   (locale) => ({
     title: locale === 'en' ? `New assignment: ${a.title}` : `新的学习任务：${a.title}`,
-    content: locale === 'en' ? `${whatEn(a)} by ${when(a.due_at)}.` : `${whatZh(a)}，截止时间 ${when(a.due_at)}。`,
+    content: locale === 'en' ? `${whatEn(a)} by ${dateTimeIn(a.due_at, a.time_zone)}.` : `${whatZh(a)}，截止时间 ${dateTimeIn(a.due_at, a.time_zone)}。`,
     link: linkOf(a),
   });
 
@@ -37,6 +33,18 @@ export const assignmentReminder =
       locale === 'en'
         ? kind === 'due_day' ? `Due today: ${a.title}` : `Reminder: ${a.title}`
         : kind === 'due_day' ? `今天截止：${a.title}` : `任务提醒：${a.title}`,
-    content: locale === 'en' ? `${whatEn(a)} by ${when(a.due_at)}; it is not done yet.` : `${whatZh(a)}，截止时间 ${when(a.due_at)}，你还没有完成。`,
+    content: locale === 'en' ? `${whatEn(a)} by ${dateTimeIn(a.due_at, a.time_zone)}; it is not done yet.` : `${whatZh(a)}，截止时间 ${dateTimeIn(a.due_at, a.time_zone)}，你还没有完成。`,
+    link: linkOf(a),
+  });
+
+/** The due date of an assignment moved: told to everyone not done yet. */
+export const assignmentRescheduled =
+  (a: NoticeSubject, previousDueAt: string): LocalizedContent =>
+  (locale) => ({
+    title: locale === 'en' ? `New due date: ${a.title}` : `截止时间已调整：${a.title}`,
+    content:
+      locale === 'en'
+        ? `${whatEn(a)} by ${dateTimeIn(a.due_at, a.time_zone)} (was ${dateTimeIn(previousDueAt, a.time_zone)}).`
+        : `${whatZh(a)}，截止时间改为 ${dateTimeIn(a.due_at, a.time_zone)}（原为 ${dateTimeIn(previousDueAt, a.time_zone)}）。`,
     link: linkOf(a),
   });

@@ -17,6 +17,8 @@ interface Person {
   username: string;
   department: string;
   done_at: string | null;
+  best_score: number | null;
+  attempts: number | null;
 }
 
 interface Snapshot {
@@ -41,7 +43,8 @@ const STATE_SQL = `select a.*,
   (select count(*) from departments) as fp_department_count,
   (select count(*) from positions) as fp_position_count,
   case when a.item_type = 'exam'
-    then cast((select max(r.id) from exam_records r where r.paper_id = a.paper_id) as text)
+    then cast((select max(r.id) from exam_records r where r.paper_id = a.paper_id) as text) || '/' ||
+      cast((select count(*) from exam_sessions s where s.paper_id = a.paper_id) as text)
     else cast((select max(p.updated_at) from course_progress p where p.course_id = a.course_id) as text) end as fp_item
 from assignments a where a.id = ?`;
 
@@ -60,11 +63,26 @@ async function stateOf(db: Db, id: number): Promise<State | undefined> {
   return { row: assignment, key: [assignment.id, assignment.updated_at, fp_users, fp_user_count, fp_departments, fp_department_count, fp_position_count, fp_item].map(String).join('|') };
 }
 
+type PersonRow = { id: number; full_name: string; username: string; department: string; done_at: string | null; best_score?: number | null; attempts?: number | null };
+
 async function compute(db: Db, row: AssignmentRow): Promise<Snapshot> {
-  const rows = (await assignees(db, row.id)
-    .leftJoin(completions(db, row).as('d'), 'd.user_id', 'u.id')
-    .select('u.id', 'u.full_name', 'u.username', 'u.department', 'd.done_at')) as { id: number; full_name: string; username: string; department: string; done_at: string | null }[];
-  const people = rows.map((r) => ({ user_id: Number(r.id), full_name: r.full_name, username: r.username, department: r.department ?? '', done_at: r.done_at ?? null }));
+  const query = assignees(db, row.id).leftJoin(completions(db, row).as('d'), 'd.user_id', 'u.id').select('u.id', 'u.full_name', 'u.username', 'u.department', 'd.done_at');
+  const exam = row.item_type === 'exam';
+  if (exam) {
+    const best = db('exam_records').where({ paper_id: row.paper_id }).groupBy('user_id').select('user_id', db.raw('max(score) as best_score'));
+    const starts = db('exam_sessions').where({ paper_id: row.paper_id }).groupBy('user_id').select('user_id', db.raw('count(*) as attempts'));
+    query.leftJoin(best.as('b'), 'b.user_id', 'u.id').leftJoin(starts.as('s'), 's.user_id', 'u.id').select('b.best_score', 's.attempts');
+  }
+  const rows = (await query) as PersonRow[];
+  const people = rows.map((r) => ({
+    user_id: Number(r.id),
+    full_name: r.full_name,
+    username: r.username,
+    department: r.department ?? '',
+    done_at: r.done_at ?? null,
+    best_score: r.best_score === null || r.best_score === undefined ? null : Number(r.best_score),
+    attempts: exam ? Number(r.attempts ?? 0) : null,
+  }));
   people.sort(
     (a, b) =>
       Number(a.done_at !== null) - Number(b.done_at !== null) ||

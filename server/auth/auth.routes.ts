@@ -7,6 +7,7 @@ import { AppError, unauthorized } from '../http/errors.js';
 import { currentUser } from './guards.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { signToken } from './tokens.js';
+import { assertStrongPassword } from './password-policy.js';
 import { findUserRow, findUserRowByUsername, replacePasswordHash, toUser, updateUserRow } from '../users/users.repository.js';
 import { readConfigValue } from '../system/config.service.js';
 import { claimLoginAttempt, throttleKeys } from '../security/throttle.js';
@@ -23,7 +24,7 @@ const MyPreferences = z.strictObject({
 
 const PasswordChangeBody = z.object({
   current_password: z.string().min(1).max(1024),
-  new_password: z.string().min(8, 'must be at least 8 characters').max(1024),
+  new_password: z.string().min(1).max(1024),
 });
 
 // Verified against when the username is unknown, so both failures take the same time (same profile as new hashes).
@@ -74,6 +75,7 @@ export function authRoutes({ db, secrets, requireUser }: Deps): Router {
     const row = (await findUserRow(db, id))!;
     if (!(await verifyPassword(row.password_hash, current_password))) throw new AppError(400, AuthErrorCode.wrongPassword, 'The current password is not right');
     if (current_password === new_password) throw new AppError(400, AuthErrorCode.samePassword, 'The new password must differ from the current one');
+    await assertStrongPassword(new_password, row.username);
     await updateUserRow(db, id, { password_hash: await hashPassword(new_password), must_change_password: false });
     ctx.body = toUser((await findUserRow(db, id))!);
   });

@@ -16,6 +16,7 @@ import { inspect, inspectTranscribed, listInspectionsFor, mayListen, readInspect
 import { complianceStats, toRuleSetSummary } from './compliance.repository.js';
 import { exportFileName, exportInspections } from './inspections.export.js';
 import { InspectionLinks } from './inspection-links.js';
+import { readConfigValue } from '../system/config.service.js';
 
 /**
  * Compliance inspection under /api/compliance: rule sets and stats for admins; inspections for their rep (every
@@ -58,8 +59,9 @@ export function complianceRoutes({ db, storage, secrets, requireUser, requireAdm
     ctx.body = await listInspectionsFor(db, reader(ctx), parseQuery(ctx, InspectionListQuery));
   });
   router.get('/inspections/export', ...requireAdmin, async (ctx) => {
-    const stream = await exportInspections(db, parseQuery(ctx, InspectionExportQuery));
-    sendWorkbook(ctx, stream, exportFileName());
+    const filter = { ...parseQuery(ctx, InspectionExportQuery), time_zone: await readConfigValue<string>(db, 'timezone') };
+    const stream = await exportInspections(db, filter);
+    sendWorkbook(ctx, stream, exportFileName(filter));
   });
   router.get('/inspections/:id', requireUser, async (ctx) => {
     ctx.body = await readInspection(db, links, reader(ctx), parseId(ctx.params.id, 'Inspection'));

@@ -87,7 +87,8 @@ export type InspectionListInput = z.output<typeof InspectionListQuery>;
 
 export const InspectionExportQuery = InspectionFilter.extend({
   lang: z.enum(['zh-CN', 'en']).default('zh-CN'),
-  tz_offset: z.coerce.number().int().min(-720).max(840).default(0),
+  /** The reader's offset; without it times are in the firm's time zone (the `timezone` setting). */
+  tz_offset: z.coerce.number().int().min(-720).max(840).optional(),
 });
 export type InspectionExportInput = z.output<typeof InspectionExportQuery>;
 

@@ -2,7 +2,7 @@
 // a page at a time and streamed out as the rows are written (as the exam records export).
 import type { PassThrough } from 'node:stream';
 import type { Db } from '../db/knex.js';
-import { localTime, pagedRows, streamWorkbook, type XlsxColumn } from '../http/xlsx-export.js';
+import { exportName, localTime, pagedRows, streamWorkbook, type ExportFilter, type XlsxColumn } from '../http/xlsx-export.js';
 import type { InspectionSummary } from '../../contract/compliance.js';
 import type { InspectionExportInput } from './compliance.schema.js';
 import { inspectionRowsNewestFirst } from './compliance.repository.js';
@@ -11,7 +11,7 @@ type Column = XlsxColumn<InspectionSummary, InspectionExportInput>;
 
 const COLUMNS: Column[] = [
   { header: { 'zh-CN': '编号', en: 'Id' }, width: 8, value: (r) => r.id },
-  { header: { 'zh-CN': '时间', en: 'Time' }, width: 18, value: (r, f) => localTime(r.created_at, f.tz_offset) },
+  { header: { 'zh-CN': '时间', en: 'Time' }, width: 18, value: (r, f) => localTime(r.created_at, f) },
   { header: { 'zh-CN': '销售', en: 'Rep' }, width: 14, value: (r) => r.user.full_name || r.user.username },
   { header: { 'zh-CN': '部门', en: 'Department' }, width: 16, value: (r) => r.user.department },
   { header: { 'zh-CN': '通话', en: 'Call' }, width: 26, value: (r) => r.filename },
@@ -23,7 +23,7 @@ const COLUMNS: Column[] = [
   { header: { 'zh-CN': '规则集版本', en: 'Rule set version' }, width: 12, value: (r) => `${r.rule_set_id}/v${r.rule_set_version}` },
 ];
 
-export const exportFileName = () => `compliance-inspections-${new Date().toISOString().slice(0, 10)}.xlsx`;
+export const exportFileName = (filter: ExportFilter) => exportName({ 'zh-CN': '合规质检记录', en: 'compliance-inspections' }, filter);
 
 export function exportInspections(db: Db, filter: InspectionExportInput): Promise<PassThrough> {
   const rows = pagedRows((paging) => inspectionRowsNewestFirst(db, filter, paging));

@@ -1,6 +1,7 @@
 // The printable certificate: one landscape A4 page drawn with pdfkit.
 import fs from 'node:fs';
 import type { Certificate } from '../../contract/exams.js';
+import { dateIn } from '../clock-format.js';
 
 /** Fonts with CJK glyphs commonly present on Windows, macOS and Linux desktops ([file, font name inside a collection]). */
 const UNICODE_FONTS: [string, string?][] = [
@@ -29,7 +30,8 @@ function fontsFor(doc: PDFKit.PDFDocument, texts: string[]): { regular: string; 
 
 const formatScore = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
-export async function renderCertificatePdf(cert: Certificate): Promise<Buffer> {
+/** The PDF of a certificate; its date is the issue day in the firm's time zone (the `timezone` setting). */
+export async function renderCertificatePdf(cert: Certificate, timeZone: string): Promise<Buffer> {
   // pdfkit is loaded on the first certificate, not at start-up.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: `Certificate ${cert.certificate_no}`, Author: 'Trainbench' } });
@@ -47,7 +49,7 @@ export async function renderCertificatePdf(cert: Certificate): Promise<Buffer> {
   // Chinese first with English beneath where a CJK font is installed; English alone where none is.
   const both = (zh: string, en: string) => (chinese ? `${zh}  ${en}` : en);
   const score = formatScore(cert.score);
-  const date = cert.issued_at.slice(0, 10);
+  const date = dateIn(cert.issued_at, timeZone);
 
   doc.rect(24, 24, width - 48, height - 48).lineWidth(3).stroke('#1d4ed8');
   doc.rect(34, 34, width - 68, height - 68).lineWidth(1).stroke('#93c5fd');

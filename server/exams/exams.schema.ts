@@ -69,6 +69,11 @@ const PaperFields = z.object({
   closes_at: Instant.nullable().optional(),
   shuffle_options: z.boolean().optional(),
   status: z.enum(['active', 'inactive']).optional(),
+  audience: z
+    .object({ department_ids: z.array(z.number().int().positive().max(2_147_483_647)).max(10_000).default([]), user_ids: z.array(z.number().int().positive().max(2_147_483_647)).max(10_000).default([]) })
+    .strict()
+    .nullable()
+    .optional(),
 });
 
 const passWithinTotal = (p: { pass_score?: number; total_score?: number }) =>
@@ -154,7 +159,8 @@ export type StatsFilter = z.output<typeof StatsQuery>;
 export const ExportQuery = RecordSelection.extend({
   /** The language of the column names and results. */
   lang: z.enum(['zh-CN', 'en']).default('zh-CN'),
-  tz_offset: StatsQuery.shape.tz_offset,
+  /** The reader's offset; without it times are in the firm's time zone (the `timezone` setting). */
+  tz_offset: z.coerce.number().int().min(-720).max(840).refine((m) => m % 60 === 0, 'must be whole hours (a multiple of 60)').optional(),
 });
 export type ExportFilter = z.output<typeof ExportQuery>;
 

@@ -7,7 +7,7 @@ import type { PaperFilter } from './exams.schema.js';
 import { recordPaperVersions } from '../sync/versions.js';
 
 /** SQLite returns booleans as 0/1. */
-export type PaperRow = Omit<ExamPaper, 'randomize' | 'shuffle_options'> & { randomize: boolean | number; shuffle_options: boolean | number };
+export type PaperRow = Omit<ExamPaper, 'randomize' | 'shuffle_options'> & { randomize: boolean | number; shuffle_options: boolean | number; has_audience?: boolean | number };
 
 export type PaperContent = Omit<ExamPaper, 'id' | 'published_at' | 'created_at' | 'updated_at'>;
 

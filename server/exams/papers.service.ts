@@ -6,31 +6,35 @@ import { examPublished } from '../notifications/messages.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { PaperFilter, PaperInput } from './exams.schema.js';
 import { activeQuestionCounts } from './questions.repository.js';
-import { findPaperRow, findPaperRows, insertPaperRow, toPaper, updatePaperRow, type PaperContent } from './papers.repository.js';
+import { findPaperRow, findPaperRows, insertPaperRow, toPaper, updatePaperRow, type PaperContent, type PaperRow } from './papers.repository.js';
+import { audiencesOf, audienceUserIds, checkAudience, replaceAudience } from './audience.js';
 
-async function withAvailability(db: Db, papers: ExamPaper[]): Promise<ExamPaperAdmin[]> {
-  const counts = await activeQuestionCounts(db, [...new Set(papers.map((p) => p.domain))]);
-  return papers.map((p) => ({ ...p, available_questions: counts.get(p.domain) ?? 0 }));
+async function forAdmins(db: Db, rows: PaperRow[]): Promise<ExamPaperAdmin[]> {
+  const papers = rows.map(toPaper);
+  const [counts, audiences] = await Promise.all([activeQuestionCounts(db, [...new Set(papers.map((p) => p.domain))]), audiencesOf(db, rows.map((r) => ({ id: Number(r.id), has_audience: r.has_audience })))]);
+  return papers.map((p) => ({ ...p, available_questions: counts.get(p.domain) ?? 0, audience: audiences.get(p.id) ?? null }));
 }
 
 export async function listPapers(db: Db, filter: PaperFilter): Promise<ExamPaperAdmin[]> {
-  return withAvailability(db, (await findPaperRows(db, filter)).map(toPaper));
+  return forAdmins(db, await findPaperRows(db, filter));
 }
 
 export async function getPaper(db: Db, id: number): Promise<ExamPaperAdmin> {
   const row = await findPaperRow(db, id);
   if (!row) throw notFound('Exam paper');
-  return (await withAvailability(db, [toPaper(row)]))[0]!;
+  return (await forAdmins(db, [row]))[0]!;
 }
 
 /**
  * A formal paper is published the first time it is active: every active employee is told once, in the same
  * transaction that makes it visible.
  */
-async function publishIfDue(db: Db, paper: ExamPaper): Promise<void> {
+async function publishIfDue(db: Db, row: PaperRow): Promise<void> {
+  const paper = toPaper(row);
   if (paper.type !== 'formal' || paper.status !== 'active' || paper.published_at) return;
   await updatePaperRow(db, paper.id, { published_at: now() });
-  await notify.examPublished(db, examPublished(paper));
+  const audience = ((await audienceUserIds(db, { id: paper.id, has_audience: row.has_audience })) as { id: number }[]).map((u) => Number(u.id));
+  await notify.examPublished(db, examPublished(paper), audience);
 }
 
 function content(input: PaperInput, base?: ExamPaper): PaperContent {
@@ -64,8 +68,10 @@ function content(input: PaperInput, base?: ExamPaper): PaperContent {
 
 export async function createPaper(db: Db, input: PaperInput): Promise<ExamPaperAdmin> {
   const id = await db.transaction(async (trx) => {
+    if (input.audience) await checkAudience(trx, input.audience);
     const paperId = await insertPaperRow(trx, content(input));
-    await publishIfDue(trx, toPaper((await findPaperRow(trx, paperId))!));
+    if (input.audience !== undefined) await replaceAudience(trx, paperId, input.audience);
+    await publishIfDue(trx, (await findPaperRow(trx, paperId))!);
     return paperId;
   });
   return getPaper(db, id);
@@ -75,8 +81,10 @@ export async function updatePaper(db: Db, id: number, input: PaperInput): Promis
   await db.transaction(async (trx) => {
     const row = await findPaperRow(trx, id);
     if (!row) throw notFound('Exam paper');
+    if (input.audience) await checkAudience(trx, input.audience);
     await updatePaperRow(trx, id, content(input, toPaper(row)));
-    await publishIfDue(trx, toPaper((await findPaperRow(trx, id))!));
+    if (input.audience !== undefined) await replaceAudience(trx, id, input.audience);
+    await publishIfDue(trx, (await findPaperRow(trx, id))!);
   });
   return getPaper(db, id);
 }

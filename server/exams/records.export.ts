@@ -2,7 +2,7 @@
 // matching record newest first, read a page at a time and streamed out as the rows are written.
 import type { PassThrough } from 'node:stream';
 import type { Db } from '../db/knex.js';
-import { localTime, pagedRows, streamWorkbook, type XlsxColumn } from '../http/xlsx-export.js';
+import { exportName, localTime, pagedRows, streamWorkbook, type ExportFilter as XlsxFilter, type XlsxColumn } from '../http/xlsx-export.js';
 import type { ExamRecord } from '../../contract/exams.js';
 import type { ExportFilter } from './exams.schema.js';
 import { recordRowsNewestFirst } from './records.repository.js';
@@ -24,10 +24,10 @@ const COLUMNS: Column[] = [
   { header: { 'zh-CN': '题数', en: 'Questions' }, width: 9, value: (r) => r.question_count },
   { header: { 'zh-CN': '用时（秒）', en: 'Time (s)' }, width: 10, value: (r) => r.time_spent_sec },
   { header: { 'zh-CN': '超时提交', en: 'Late' }, width: 9, value: (r, f) => yesNo(r.late, f.lang) },
-  { header: { 'zh-CN': '提交时间', en: 'Submitted at' }, width: 18, value: (r, f) => localTime(r.submitted_at, f.tz_offset) },
+  { header: { 'zh-CN': '提交时间', en: 'Submitted at' }, width: 18, value: (r, f) => localTime(r.submitted_at, f) },
 ];
 
-export const exportFileName = () => `exam-records-${new Date().toISOString().slice(0, 10)}.xlsx`;
+export const exportFileName = (filter: XlsxFilter) => exportName({ 'zh-CN': '考试记录', en: 'exam-records' }, filter);
 
 /** The workbook as a stream; rows are added while it is being read. A failure part-way ends the stream with the error. */
 export function exportRecords(db: Db, filter: ExportFilter): Promise<PassThrough> {

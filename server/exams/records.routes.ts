@@ -12,6 +12,7 @@ import { listRecords } from './records.repository.js';
 import { listVisibleRecords, recordDetail, recordKey, visibleCertificate } from './records.service.js';
 import { listCertificates } from './certificates.repository.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
+import { readConfigValue } from '../system/config.service.js';
 
 export function recordRoutes({ db, requireUser }: Deps): Router {
   const router = new Router({ prefix: '/exam' });
@@ -30,7 +31,7 @@ export function recordRoutes({ db, requireUser }: Deps): Router {
   });
   router.get('/certificates/:id/pdf', requireUser, async (ctx) => {
     const cert = await visibleCertificate(db, currentUser(ctx), parseId(ctx.params.id, 'Certificate'));
-    const pdf = await renderCertificatePdf(cert);
+    const pdf = await renderCertificatePdf(cert, await readConfigValue<string>(db, 'timezone'));
     await sendFile(ctx, bufferSource(pdf), { filename: `certificate-${cert.certificate_no}.pdf`, mimeType: 'application/pdf', disposition: 'attachment', cacheControl: 'no-store', ranges: false });
   });
 
@@ -44,8 +45,9 @@ export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
     ctx.body = await listRecords(db, parseQuery(ctx, AdminRecordQuery));
   });
   router.get('/export', ...requireAdmin, async (ctx) => {
-    const stream = await exportRecords(db, parseQuery(ctx, ExportQuery));
-    sendWorkbook(ctx, stream, exportFileName());
+    const filter = { ...parseQuery(ctx, ExportQuery), time_zone: await readConfigValue<string>(db, 'timezone') };
+    const stream = await exportRecords(db, filter);
+    sendWorkbook(ctx, stream, exportFileName(filter));
   });
   router.get('/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await recordDetail(db, currentUser(ctx), recordKey(ctx.params.id));

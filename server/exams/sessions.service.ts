@@ -21,6 +21,7 @@ import { findPaperRow, toPaper } from './papers.repository.js';
 import { countStarts, findOwnSession, insertSession, saveSessionAnswers, type ExamSession, type NewSession } from './sessions.repository.js';
 import { unmasteredQuestionIds } from './mistakes.repository.js';
 import type { RetryInput } from './exams.schema.js';
+import { assertInAudience } from './audience.js';
 import { answersVisible, hiddenQuestionIds } from './answer-visibility.js';
 
 const keyed = (q: Pick<ReturnType<typeof toQuestion>, 'id' | 'type' | 'options' | 'answer' | 'version'>): KeyedQuestion => ({
@@ -92,6 +93,7 @@ export async function openSession(db: Db, fields: Omit<NewSession, 'questions'>,
 export async function startExam(db: Db, user: User, paperId: number): Promise<StartedExam> {
   const row = await findPaperRow(db, paperId);
   if (!row || row.status !== 'active') throw notFound('Exam');
+  await assertInAudience(db, user, row);
   const paper = toPaper(row);
   assertWithinWindow(paper, new Date());
   if (paper.max_attempts !== null && (await countStarts(db, user.id, paper.id)) >= paper.max_attempts) throw attemptsExhausted(paper.max_attempts);

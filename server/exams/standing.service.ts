@@ -5,6 +5,7 @@ import { SUBMIT_GRACE_SECONDS, type ExamCover, type ExamListItem, type ExamPaper
 import { notFound } from '../http/errors.js';
 import { activeQuestionCounts } from './questions.repository.js';
 import { findPaperRow, listPaperRows, toPaper } from './papers.repository.js';
+import { assertInAudience, papersOpenTo } from './audience.js';
 import { openSessionsOf, standingsOf, type PaperStanding } from './sessions.repository.js';
 
 const NO_ATTEMPTS: PaperStanding = { starts: 0, submitted: 0, best_score: null, passed: false, open: false, last_submitted_at: null };
@@ -53,7 +54,9 @@ const openAfter = () => new Date(Date.now() - SUBMIT_GRACE_SECONDS * 1000).toISO
 
 /** Active papers, newest first, each with the caller's standing. */
 export async function listExams(db: Db, user: User): Promise<ExamListItem[]> {
-  const papers = (await listPaperRows(db, 'active')).map(toPaper);
+  const rows = await listPaperRows(db, 'active');
+  const visible = await papersOpenTo(db, user, rows.map((r) => ({ id: Number(r.id), has_audience: r.has_audience })));
+  const papers = rows.map(toPaper).filter((p) => visible.has(p.id));
   const after = openAfter();
   const [standings, open, counts] = await Promise.all([standingsOf(db, user.id, after), openSessionsOf(db, user.id, after), activeQuestionCounts(db)]);
   return papers.map((p) => listItem(p, standings.get(p.id) ?? NO_ATTEMPTS, counts.get(p.domain) ?? 0, open.get(p.id)));
@@ -79,6 +82,7 @@ function instructions(paper: ExamPaper, available: number): string[] {
 export async function examCover(db: Db, user: User, paperId: number): Promise<ExamCover> {
   const row = await findPaperRow(db, paperId);
   if (!row || row.status !== 'active') throw notFound('Exam');
+  await assertInAudience(db, user, row);
   const paper = toPaper(row);
   const after = openAfter();
   const [standings, open, counts] = await Promise.all([

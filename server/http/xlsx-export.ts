@@ -4,13 +4,18 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { sendDownload } from './file-response.js';
+import { DEFAULT_TIME_ZONE, dateIn, dateTimeIn } from '../clock-format.js';
 
 export type ExportLang = 'zh-CN' | 'en';
 
-/** What every export's query carries: the language of the headers and values, and the reader's UTC offset. */
+/**
+ * What every export's query carries: the language of the headers and values, and the reader's UTC offset when the
+ * reader gives one; without it times are the firm's (`time_zone`, the `timezone` setting).
+ */
 export interface ExportFilter {
   lang: ExportLang;
-  tz_offset: number;
+  tz_offset?: number | undefined;
+  time_zone?: string;
 }
 
 export interface XlsxColumn<Row, Filter extends ExportFilter> {
@@ -19,9 +24,15 @@ export interface XlsxColumn<Row, Filter extends ExportFilter> {
   value: (row: Row, filter: Filter) => string | number;
 }
 
-/** An ISO instant as `YYYY-MM-DD HH:mm` at the reader's offset (in minutes east of UTC). */
-export const localTime = (iso: string, offsetMinutes: number): string =>
-  new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+/** An ISO instant as `YYYY-MM-DD HH:mm` at the reader's offset (minutes east of UTC), else in the firm's zone. */
+export const localTime = (iso: string, filter: Pick<ExportFilter, 'tz_offset' | 'time_zone'>): string =>
+  filter.tz_offset !== undefined
+    ? new Date(Date.parse(iso) + filter.tz_offset * 60_000).toISOString().slice(0, 16).replace('T', ' ')
+    : dateTimeIn(iso, filter.time_zone ?? DEFAULT_TIME_ZONE);
+
+/** A download's name: its subject in the export's language and today's date in the firm's zone. */
+export const exportName = (subject: Record<ExportLang, string>, filter: Pick<ExportFilter, 'lang' | 'time_zone'>): string =>
+  `${subject[filter.lang]}-${dateIn(Date.now(), filter.time_zone ?? DEFAULT_TIME_ZONE)}.xlsx`;
 
 /** Every row of a list read a page at a time, until a page comes back short. */
 export async function* pagedRows<Row>(readPage: (page: { page: number; size: number }) => Promise<Row[]>, size = 1000): AsyncGenerator<Row> {

@@ -97,8 +97,9 @@ const activeUserIds = async (db: Db, role: 'employee' | 'admin'): Promise<number
 /** The four event rules of spec part 6. Each returns how many notifications it created. */
 export const notify = {
   /** A new formal exam is published → every active employee. */
-  examPublished: async (db: Db, message: Message) =>
-    deliver(db, await activeUserIds(db, 'employee'), message, NotificationType.examPublished),
+  /** A new formal paper → its audience (every active employee when it has none). */
+  examPublished: async (db: Db, message: Message, userIds?: number[]) =>
+    deliver(db, userIds ?? (await activeUserIds(db, 'employee')), message, NotificationType.examPublished),
 
   /** A notice to every active employee. */
   employees: async (db: Db, message: Message) =>

@@ -79,9 +79,10 @@ export const ENTITIES: readonly EntityDef[] = [
   {
     entity: 'paper',
     table: 'exam_papers',
-    fields: ['name', 'type', 'domain', 'question_count', 'total_score', 'pass_score', 'duration_minutes', 'randomize', 'description', 'max_attempts', 'show_answers', 'opens_at', 'closes_at', 'shuffle_options', 'status', 'published_at', 'version', ...STAMPS],
-    booleans: ['randomize', 'shuffle_options'],
+    fields: ['name', 'type', 'domain', 'question_count', 'total_score', 'pass_score', 'duration_minutes', 'randomize', 'description', 'max_attempts', 'show_answers', 'opens_at', 'closes_at', 'shuffle_options', 'status', 'published_at', 'version', 'has_audience', ...STAMPS],
+    booleans: ['randomize', 'shuffle_options', 'has_audience'],
     onDelete: { set: { status: 'inactive' } },
+    addWire: addPaperAudience,
   },
   {
     entity: 'media',
@@ -158,6 +159,12 @@ async function addRuleSetVersions(db: Db, rows: Row[], wire: Map<number, Row>): 
   for (const row of rows) wire.get(Number(row.id))!.scope_product_gid = row.scope === 'product' ? (products.get(String(row.scope_value)) ?? null) : null;
 }
 
+/** A paper audience's kinds, as an assignment's: the table each id points at and the wire name of its gids. */
+export const PAPER_AUDIENCE = [
+  ['department', 'departments', 'audience_department_gids'],
+  ['user', 'users', 'audience_user_gids'],
+] as const;
+
 /** An assignment's target kinds and the tables their ids point at, with the wire name of each kind's gids. */
 export const ASSIGNMENT_TARGETS = [
   ['department', 'departments', 'department_gids'],
@@ -165,20 +172,28 @@ export const ASSIGNMENT_TARGETS = [
   ['user', 'users', 'user_gids'],
 ] as const;
 
-async function addAssignmentTargets(db: Db, rows: Row[], wire: Map<number, Row>): Promise<void> {
-  const targets = (await db('assignment_targets')
-    .whereIn('assignment_id', rows.map((r) => Number(r.id)))
-    .orderBy(['assignment_id', 'kind', 'target_id'])
-    .select('assignment_id', 'kind', 'target_id')) as { assignment_id: number; kind: string; target_id: number }[];
-  for (const data of wire.values()) for (const [, , field] of ASSIGNMENT_TARGETS) data[field] = [];
-  for (const [kind, table, field] of ASSIGNMENT_TARGETS) {
+/** Target rows (`kind`, `target_id` under a parent column) as lists of gids on each parent's wire form, per kind. */
+export type TargetKinds = readonly (readonly [kind: string, table: string, field: string])[];
+async function addTargetGids(table: string, parent: string, kinds: TargetKinds, db: Db, rows: Row[], wire: Map<number, Row>): Promise<void> {
+  const targets = (await db(table)
+    .whereIn(parent, rows.map((r) => Number(r.id)))
+    .orderBy([parent, 'kind', 'target_id'])
+    .select(parent, 'kind', 'target_id')) as Record<string, number | string>[];
+  for (const data of wire.values()) for (const [, , field] of kinds) data[field] = [];
+  for (const [kind, refTable, field] of kinds) {
     const ofKind = targets.filter((t) => t.kind === kind);
-    const gids = await gidMap(db, table, 'id', ofKind.map((t) => t.target_id));
+    const gids = await gidMap(db, refTable, 'id', ofKind.map((t) => t.target_id));
     for (const t of ofKind) {
       const gid = gids.get(String(t.target_id));
-      if (gid) (wire.get(Number(t.assignment_id))![field] as unknown[]).push(gid);
+      if (gid) (wire.get(Number(t[parent]))![field] as unknown[]).push(gid);
     }
   }
+}
+function addAssignmentTargets(db: Db, rows: Row[], wire: Map<number, Row>): Promise<void> {
+  return addTargetGids('assignment_targets', 'assignment_id', ASSIGNMENT_TARGETS, db, rows, wire);
+}
+function addPaperAudience(db: Db, rows: Row[], wire: Map<number, Row>): Promise<void> {
+  return addTargetGids('exam_paper_audience', 'paper_id', PAPER_AUDIENCE, db, rows, wire);
 }
 
 export const entityDef = (entity: string): EntityDef | undefined => ENTITIES.find((e) => e.entity === entity);

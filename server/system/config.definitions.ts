@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../clock-format.js';
 
 export interface ConfigDefinition {
   schema: z.ZodType<string | number | boolean | string[]>;
@@ -34,6 +35,8 @@ export const configDefinitions: Record<string, ConfigDefinition> = {
   /** The folder on the company's update server holding latest.yml and the installers (electron-updater `generic`). */
   update_base_url: { schema: updateUrl, default: '' },
   coaching_admin_listen: { schema: z.boolean(), default: false },
+  /** The firm's time zone (IANA name): every date the server prints (PDFs, exports, notifications, reminders). */
+  timezone: { schema: z.string().trim().refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai'), default: DEFAULT_TIME_ZONE },
   /** After the rule check, a chat model's findings on the rules kept apart in the inspection (when a chat route exists). */
   compliance_second_opinion: { schema: z.boolean(), default: true },
   /** The speaker models sherpa-onnx uses, by file name in the model folders ('' = the first installed of its kind). */

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Role, User, UserStatus } from '../../contract/users.js';
 import { conflict, notFound, validationFailed } from '../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
+import { assertStrongPassword } from '../auth/password-policy.js';
 import { ensureCaselessUsernames } from './username-case.js';
 import { findUserRow, insertUser, toUser, updateUserRow, type NewUser } from './users.repository.js';
 
@@ -47,6 +48,7 @@ async function checkPosition(db: Db, positionId: number | null | undefined): Pro
 
 export async function createUser(db: Db, input: Required<Pick<UserInput, 'username' | 'password' | 'full_name' | 'role'>> & UserInput): Promise<User> {
   if (await usernameTakenByAnother(db, input.username)) throw conflict(`Username "${input.username}" is already taken`);
+  await assertStrongPassword(input.password, input.username);
   await checkPosition(db, input.position_id);
   const dept = (await departmentFields(db, input)) ?? { department: '', department_id: null };
   return insertUser(db, {
@@ -80,7 +82,10 @@ export async function updateUser(db: Db, id: number, input: UserInput): Promise<
   if (input.role !== undefined) patch.role = input.role;
   if (input.status !== undefined) patch.status = input.status;
   if (input.position_id !== undefined) patch.position_id = input.position_id;
-  if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
+  if (input.password !== undefined) {
+    await assertStrongPassword(input.password, input.username ?? row.username);
+    patch.password_hash = await hashPassword(input.password);
+  }
   Object.assign(patch, await departmentFields(db, input));
   if (row.role === 'admin' && row.status === 'active' && !(await keepsAnAdmin(db, id, patch))) {
     throw conflict('The last active administrator cannot be disabled or demoted');

@@ -267,13 +267,13 @@ describe('assignments: rule targets, completion, overdue', () => {
     const file = await fetch(`${ts.url}/api/assignments/${a.id}/progress/export?tz_offset=480`, { headers: { authorization: `Bearer ${ts.adminToken}` } });
     assert.equal(file.status, 200);
     assert.match(file.headers.get('content-type') ?? '', /spreadsheetml/);
-    assert.match(file.headers.get('content-disposition') ?? '', new RegExp(`attachment; filename="assignment-${a.id}-progress-`));
+    assert.match(file.headers.get('content-disposition') ?? '', new RegExp(`filename\\*=UTF-8''${encodeURIComponent(`学习任务${a.id}-完成情况-`)}`));
     const { default: Excel } = await import('exceljs');
     const book = new Excel.Workbook();
     await book.xlsx.load(Buffer.from(await file.arrayBuffer()) as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
     const rows = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
-    assert.deepEqual(rows[0], ['姓名', '用户名', '部门', '状态', '完成时间']);
+    assert.deepEqual(rows[0], ['姓名', '用户名', '部门', '状态', '完成时间', '最高分', '已用次数']);
     assert.equal(rows.length, 4);
     assert.deepEqual(rows.slice(1).map((r) => [r[0], r[3]]).sort(), [['丙', '未完成'], ['乙', '未完成'], ['甲', '已完成']]);
     const filtered = await fetch(`${ts.url}/api/assignments/${a.id}/progress/export?status=done&lang=en`, { headers: { authorization: `Bearer ${ts.adminToken}` } });

@@ -168,7 +168,8 @@ describe('records export', () => {
     const res = await download('');
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="exam-records-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    // A Chinese name (filename*, UTF-8) for a Chinese sheet, dated in the firm's time zone.
+    assert.match(res.headers.get('content-disposition') ?? '', new RegExp(`^attachment; filename="[^"]*"; filename\\*=UTF-8''${encodeURIComponent('考试记录')}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
     const { name, rows } = await rowsOf(res);
     assert.equal(name, '考试记录');
     assert.deepEqual(rows[0]!.slice(0, 5), ['姓名', '用户名', '部门', '考试', '得分']);

@@ -98,7 +98,7 @@ describe('an admin reviews exam records with charts and exports them', { skip: s
     const records = new AdminRecordsPage(page);
     await records.filterDepartment(shanghai);
     const [download] = await Promise.all([page.waitForEvent('download'), records.exportButton().click()]);
-    assert.match(download.suggestedFilename(), /^exam-records-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    assert.match(download.suggestedFilename(), /^考试记录-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const { default: Excel } = await import('exceljs');
     const book = new Excel.Workbook();
     await book.xlsx.readFile((await download.path())!);

@@ -103,6 +103,7 @@ export const byCode: Record<string, ErrorKey> = {
   'auth.password_change_required': 'errors.auth_password_change_required',
   'auth.wrong_password': 'errors.auth_wrong_password',
   'auth.same_password': 'errors.auth_same_password',
+  'auth.weak_password': 'errors.auth_weak_password',
 };
 
 

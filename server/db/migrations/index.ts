@@ -25,6 +25,7 @@ import * as inspectionOnce from './028_inspection_once.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
+import * as paperAudience from './029_paper_audience.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '026_audio_job_runs': audioJobRuns,
   '027_username_caseless': usernameCaseless,
   '028_inspection_once': inspectionOnce,
+  '029_paper_audience': paperAudience,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

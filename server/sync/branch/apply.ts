@@ -14,7 +14,7 @@ import { CENTRAL_KNOWLEDGE_PREFIX } from '../../knowledge/sources.repository.js'
 import { newStorageKey } from '../../media/media.storage.js';
 import { keys } from '../../storage/index.js';
 import type { BranchFiles } from './files.js';
-import { ASSIGNMENT_TARGETS, bindTable, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
+import { ASSIGNMENT_TARGETS, PAPER_AUDIENCE, bindTable, type TargetKinds, entityDef, gidMap, mediaRejection, PAPER_PLACEHOLDER, type EntityDef } from '../entities.js';
 import { applyParameters, PARAMETERS_ENTITY } from '../parameters.js';
 import { partFile } from './files.js';
 import { REVIEW_CARD_HOOKS } from '../../review/review.sync.js';
@@ -108,15 +108,19 @@ async function courseProducts(db: Db, id: number, data: Row): Promise<void> {
   if (ids.length) await db('course_products').insert(ids.map((product_id, sort_order) => ({ course_id: id, product_id, sort_order })));
 }
 
-/** The central rule in the branch's own ids (a department, position or person the branch lacks is left out). */
-async function assignmentTargets(db: Db, id: number, data: Row): Promise<void> {
-  await db('assignment_targets').where({ assignment_id: id }).delete();
-  for (const [kind, table, field] of ASSIGNMENT_TARGETS) {
-    const gids = (data[field] as string[] | undefined) ?? [];
-    const ids = [...new Set([...(await gidMap(db, table, 'gid', gids)).values()])];
-    if (ids.length) await db('assignment_targets').insert(ids.map((target_id) => ({ assignment_id: id, kind, target_id })));
-  }
-}
+/** Target rows from the wire's gids, in the branch's own ids (a department, position or person the branch lacks is left out). */
+const replaceTargets =
+  (table: string, parent: string, kinds: TargetKinds) =>
+  async (db: Db, id: number, data: Row): Promise<void> => {
+    await db(table).where({ [parent]: id }).delete();
+    for (const [kind, refTable, field] of kinds) {
+      const gids = (data[field] as string[] | undefined) ?? [];
+      const ids = [...new Set([...(await gidMap(db, refTable, 'gid', gids)).values()])];
+      if (ids.length) await db(table).insert(ids.map((target_id) => ({ [parent]: id, kind, target_id })));
+    }
+  };
+const assignmentTargets = replaceTargets('assignment_targets', 'assignment_id', ASSIGNMENT_TARGETS);
+const paperAudience = replaceTargets('exam_paper_audience', 'paper_id', PAPER_AUDIENCE);
 
 /** A product-scoped rule set names the branch's own product id (a product the branch lacks: the set matches nothing). */
 async function ruleSetRow(db: Db, _row: Row, data: Row): Promise<Row> {
@@ -155,6 +159,7 @@ const HOOKS: Record<string, BranchHooks> = {
   notification: { local: notificationRow },
   review_card: REVIEW_CARD_HOOKS,
   assignment: { after: assignmentTargets },
+  paper: { after: paperAudience },
   compliance_rule_set: { local: ruleSetRow, after: ruleSetVersions },
 };
 

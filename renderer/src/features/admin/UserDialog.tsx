@@ -15,7 +15,7 @@ const id = z.number().int().positive().nullable();
 const newUserSchema = z.object({
   username: z.string().trim().min(1, 'common.validation.required').regex(/^\S+$/, 'common.validation.noSpaces'),
   full_name: z.string().trim(),
-  password: z.string().min(6, 'common.validation.passwordTooShort'),
+  password: z.string().min(8, 'common.validation.passwordTooShort'),
   department_id: id,
   position_id: id,
   role: z.enum(['employee', 'admin']),

@@ -1,7 +1,8 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Col, Form, Input, Progress, Radio, Row, Statistic, Table, type TableColumnsType } from 'antd';
-import { BellOutlined, DownloadOutlined } from '@ant-design/icons';
+import { BellOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { ConfirmMutation } from '../../components/ConfirmButton';
 import { EmptyState, ErrorNotice, QueryView } from '../../components/states';
@@ -14,6 +15,7 @@ import { DepartmentSelect } from '../exam-stats/DepartmentSelect';
 import type { AssignmentPerson } from '../../api/types';
 import { assignmentQueries, useExportProgress, useRemind } from './queries';
 import { DueDate } from './DueDate';
+import { EditAssignmentDialog } from './EditAssignmentDialog';
 import { ITEM_TYPE_LABEL, STATUS_LABEL, STATUS_TONE } from './status';
 
 
@@ -31,12 +33,19 @@ function AssignmentProgress({ id }: { id: number }) {
   const progress = useQuery(assignmentQueries.progress(id, { ...filters, page }));
   const remind = useRemind();
   const exporting = useExportProgress();
+  const [editing, setEditing] = useState(false);
   const columns: TableColumnsType<AssignmentPerson> = [
     { title: t('assignments.people.name'), key: 'name', render: (_, p) => p.full_name || p.username },
     { title: t('assignments.people.username'), dataIndex: 'username' },
     { title: t('assignments.people.department'), dataIndex: 'department', render: (d: string) => d || t('common.state.none') },
     { title: t('assignments.people.status'), key: 'status', render: (_, p) => <StatusTag tone={STATUS_TONE[p.status]}>{t(STATUS_LABEL[p.status])}</StatusTag> },
     { title: t('assignments.people.doneAt'), key: 'done', render: (_, p) => (p.done_at ? format.dateTime(p.done_at) : '—') },
+    ...(assignment.data?.item.type === 'exam'
+      ? ([
+          { title: t('assignments.people.bestScore'), key: 'best', render: (_, p) => (p.best_score === null ? '—' : format.number(p.best_score)) },
+          { title: t('assignments.people.attempts'), key: 'attempts', render: (_, p) => p.attempts ?? 0 },
+        ] satisfies TableColumnsType<AssignmentPerson>)
+      : []),
   ];
   return (
     <QueryView query={assignment}>
@@ -48,6 +57,9 @@ function AssignmentProgress({ id }: { id: number }) {
             subtitle={`${t(ITEM_TYPE_LABEL[a.item.type])} · ${a.item.name}`}
             actions={
               <>
+                <Button icon={<EditOutlined aria-hidden />} onClick={() => setEditing(true)}>
+                  {t('assignments.edit.open')}
+                </Button>
                 <ConfirmMutation mutation={remind} variables={a.id} danger={false} size="middle" confirm={t('assignments.remindConfirm', { count: a.assigned - a.completed })} icon={<BellOutlined aria-hidden />}>
                   {t('assignments.remind')}
                 </ConfirmMutation>
@@ -61,6 +73,7 @@ function AssignmentProgress({ id }: { id: number }) {
               </>
             }
           />
+          {editing && <EditAssignmentDialog assignment={a} onClose={() => setEditing(false)} />}
           {remind.data && <Alert className="section" type="success" showIcon title={t('assignments.reminded', { count: remind.data.reminded })} />}
           {exporting.error && <ErrorNotice error={exporting.error} />}
           <Row gutter={[16, 16]} className="section">

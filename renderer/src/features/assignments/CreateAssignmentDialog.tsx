@@ -11,7 +11,10 @@ import { pickerQueries, useCreateAssignment } from './queries';
 import { MultiPicker } from './MultiPicker';
 import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 
-/** A new assignment: what (a formal paper or a course, by name), for whom (departments, positions, people), by when. */
+/**
+ * A new assignment: what (a formal paper or a course, by name), for whom (departments, positions, people), by when.
+ * Only the button creates it (and notifies): Enter in a field, e.g. confirming a date, does not.
+ */
 export function CreateAssignmentDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -49,7 +52,7 @@ export function CreateAssignmentDialog({ onClose }: { onClose(): void }) {
   return (
     <Modal open title={t('assignments.form.title')} onCancel={cancel} footer={null} destroyOnHidden width={640}>
       {holder}
-      <Form layout="vertical" aria-label={t('assignments.form.title')} onFinish={submit}>
+      <Form layout="vertical" aria-label={t('assignments.form.title')} onSubmitCapture={(e) => e.preventDefault()}>
         <Form.Item label={t('assignments.form.itemType')}>
           <Radio.Group
             optionType="button"
@@ -99,7 +102,7 @@ export function CreateAssignmentDialog({ onClose }: { onClose(): void }) {
         {create.error ? <ErrorNotice error={create.error} /> : null}
         <Flex justify="flex-end" gap="small" className="section-top">
           <Button onClick={cancel}>{t('common.action.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={create.isPending}>
+          <Button type="primary" onClick={submit} loading={create.isPending}>
             {t('assignments.form.submit')}
           </Button>
         </Flex>

@@ -57,6 +57,7 @@ function useAssignmentMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 }
 
 export const useCreateAssignment = () => useAssignmentMutation((input: AssignmentInput) => api.post<Assignment>('/assignments', input));
+export const useUpdateAssignment = () => useAssignmentMutation(({ id, input }: { id: number; input: Partial<AssignmentInput> & { starts_at?: string | null } }) => api.put<Assignment>(`/assignments/${id}`, input));
 export const useDeleteAssignment = () => useAssignmentMutation((id: number) => api.delete<{ id: number }>(`/assignments/${id}`));
 export const useRemind = () => useAssignmentMutation((id: number) => api.post<RemindResult>(`/assignments/${id}/remind`));
 

@@ -11,6 +11,7 @@ import { paperType } from '../exams/standing';
 import { bankQueries } from './queries';
 import { useSavePaper } from './mutations';
 import { DomainSelect } from './DomainSelect';
+import { AudienceField } from './AudienceField';
 
 const whole = (min: number, max: number) => z.number({ error: 'bank.validation.number' }).int('bank.validation.number').min(min, 'bank.validation.number').max(max, 'bank.validation.number');
 
@@ -31,6 +32,7 @@ const schema = z
     opens_at: z.string().nullable(),
     closes_at: z.string().nullable(),
     publish: z.boolean(),
+    audience: z.object({ department_ids: z.array(z.number()), user_ids: z.array(z.number()) }).nullable(),
   })
   .refine((p) => p.pass_score <= p.total_score, { path: ['pass_score'], message: 'bank.validation.passAboveTotal' })
   .refine((p) => !p.opens_at || !p.closes_at || p.opens_at < p.closes_at, { path: ['closes_at'], message: 'integrity.paper.windowOrder' });
@@ -51,6 +53,7 @@ const valuesOf = (p?: ExamPaperAdmin): z.input<typeof schema> => ({
   opens_at: p?.opens_at ?? null,
   closes_at: p?.closes_at ?? null,
   publish: p ? p.status === 'active' : true,
+  audience: p?.audience ?? null,
 });
 
 const TYPES: PaperType[] = ['formal', 'self_test'];
@@ -132,6 +135,9 @@ export function PaperDialog({ paper, onClose, onSaved }: { paper?: ExamPaperAdmi
         </Col>
       </Row>
       {available !== undefined && count > available && <Alert className="section" type="warning" showIcon title={t('bank.papers.fewerQuestions', { count: available })} />}
+      <FormItem control={form.control} name="audience" label={t('bank.papers.audience.label')} extra={t('bank.papers.audience.help')}>
+        {(field) => <AudienceField id={field.id} value={field.value} onChange={field.onChange} />}
+      </FormItem>
       <FormItem control={form.control} name="description" label={t('bank.papers.description')}>
         {(field) => <Input.TextArea {...field} autoSize={{ minRows: 2, maxRows: 5 }} />}
       </FormItem>
