@@ -29,6 +29,8 @@ export async function queueReviewEvents(db: Db, submits: AnsweredSubmit[]): Prom
 
 /** Submits derived in one transaction: a batch holds the (single SQLite) connection no longer than a submit batch does. */
 const BATCH = 64;
+/** How long after a submit's commit its review events are derived at the latest (a read of the person's derives at once). */
+const DERIVE_AFTER_MS = 100;
 /** Any number that no other advisory lock of ours uses: one derivation at a time across the nodes of a cluster. */
 const DERIVATION_LOCK = 0x7e71e3;
 
@@ -105,13 +107,26 @@ function deriverOf(db: Knex): Deriver {
     });
     return next;
   };
-  const kick = (): void => {
+  let timer: NodeJS.Timeout | null = null;
+  const drainLogged = (): void => {
     drain().catch((err: unknown) => {
       // The rows stay pending: the next submit, review read or start derives them.
       if (process.env.NODE_ENV !== 'test') console.error('[review] deriving submits’ review events failed', err);
     });
   };
+  // Submits committed within DERIVE_AFTER_MS of each other are derived together: fewer, larger transactions.
+  const kick = (): void => {
+    timer ??= setTimeout(() => {
+      timer = null;
+      drainLogged();
+    }, DERIVE_AFTER_MS);
+  };
   const idle = async (): Promise<void> => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+      drainLogged();
+    }
     while (running || next) await (next ?? running)!.catch(() => undefined);
   };
   deriver = { drain, kick, idle };
