@@ -86,7 +86,7 @@ export async function storeSubmits(db: Db, submits: GradedSubmit[]): Promise<(Su
   // (review/pending-events.ts). Sent beside the records, which they do not need (nor the reverse).
   const at = nowDate().toISOString();
   const answered = winners.map(({ session, user, result }) => ({
-    session_id: session.id, origin: session.kind, user_id: user.id, at, answers: result.detail.map((d) => ({ question_id: d.question_id, correct: d.is_correct, answer: d.user_answer })),
+    session_id: session.id, paper_id: session.paper_id, origin: session.kind, user_id: user.id, at, answers: result.detail.map((d) => ({ question_id: d.question_id, correct: d.is_correct, answer: d.user_answer })),
   }));
   const [formal] = await Promise.all([storeConsumed(db, winners), queueReviewEvents(db, answered)]);
   const winning = new Set(winners);

@@ -12,18 +12,19 @@ import type { LogOrigin } from './cards.repository.js';
 interface PendingRow {
   user_id: number;
   session_id: string;
+  paper_id: number | null;
   origin: string;
   at: string;
   answers: string;
 }
 
-const PENDING_COLUMNS: Columns<PendingRow> = [['user_id', 'integer'], ['session_id', 'text'], ['origin', 'text'], ['at', 'text'], ['answers', 'text']];
+const PENDING_COLUMNS: Columns<PendingRow> = [['user_id', 'integer'], ['session_id', 'text'], ['paper_id', 'integer'], ['origin', 'text'], ['at', 'text'], ['answers', 'text']];
 
 /** Stores the submits' answers for derivation, in the submit's transaction: one row a submit, one statement for all. */
 export async function queueReviewEvents(db: Db, submits: AnsweredSubmit[]): Promise<void> {
   const rows = submits
     .filter((s) => s.answers.length)
-    .map((s): PendingRow => ({ user_id: s.user_id, session_id: s.session_id, origin: s.origin, at: s.at, answers: JSON.stringify(s.answers.map((a) => [a.question_id, a.correct ? 1 : 0, a.answer ?? null])) }));
+    .map((s): PendingRow => ({ user_id: s.user_id, session_id: s.session_id, paper_id: s.paper_id, origin: s.origin, at: s.at, answers: JSON.stringify(s.answers.map((a) => [a.question_id, a.correct ? 1 : 0, a.answer ?? null])) }));
   for (let i = 0; i < rows.length; i += 500) await insertJsonRows(db, 'review_pending', PENDING_COLUMNS, rows.slice(i, i + 500));
 }
 
@@ -36,6 +37,7 @@ const DERIVATION_LOCK = 0x7e71e3;
 
 const toAnswered = (row: PendingRow & { id: number | string }): AnsweredSubmit => ({
   session_id: row.session_id,
+  paper_id: row.paper_id === null ? null : Number(row.paper_id),
   origin: row.origin as LogOrigin,
   user_id: Number(row.user_id),
   at: row.at,

@@ -25,6 +25,8 @@ export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]>
 /** A stored submit's answers as spaced review takes them: `at` is the review clock when it was submitted. */
 export interface AnsweredSubmit {
   session_id: string;
+  /** The paper of a formal submit, else null. */
+  paper_id: number | null;
   origin: LogOrigin;
   user_id: number;
   at: string;

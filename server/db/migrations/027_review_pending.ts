@@ -8,6 +8,8 @@ export async function up(db: Knex): Promise<void> {
     t.increments('id');
     t.integer('user_id').notNullable().references('users.id').onDelete('CASCADE');
     t.string('session_id', 64).notNullable();
+    // The paper of a formal submit (whether its answer key may show yet decides what a card may reveal), else null.
+    t.integer('paper_id').nullable();
     // formal | self_test | retry
     t.string('origin', 16).notNullable();
     // The review clock at the submit: the events' reviewed_at, whenever they are derived.
