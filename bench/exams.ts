@@ -43,7 +43,7 @@ export async function seedBank(db: Knex): Promise<void> {
 }
 
 /** Four answers in five right (multiple choice given in reverse order), so most submits pass and all write mistakes. */
-function answerSheet(session: StartedExam, keyOf: Map<number, string[]>): AnswerMap {
+export function answerSheet(session: StartedExam, keyOf: Map<number, string[]>): AnswerMap {
   return Object.fromEntries(
     session.questions.map((q, i) => {
       const key = keyOf.get(q.id)!;
@@ -68,7 +68,7 @@ export async function preStart(db: Knex, candidate: User, paperId: number, count
 }
 
 /** The baseline: `count` transactions of one record and 100 answer rows, one after another, straight through sqlite3. */
-async function bareTransactions(file: string, count: number): Promise<number> {
+export async function bareTransactions(file: string, count: number): Promise<number> {
   const db = new sqlite3.Database(file);
   const run = (sql: string, params: unknown[] = []) =>
     new Promise<void>((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve())));

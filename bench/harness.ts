@@ -209,7 +209,7 @@ export interface BenchServer extends ChildServer {
 export async function startBenchServer(options: { seed?: (db: Knex) => Promise<void>; env?: NodeJS.ProcessEnv } = {}): Promise<BenchServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trainbench-bench-'));
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'bench-admin-pass', JWT_SECRET: 'bench-secret-of-the-harness', KNOWLEDGE_DIR: path.join(dataDir, 'knowledge'), ...options.env };
-  const db = await openDatabase({ url: env.DATABASE_URL ?? process.env.DATABASE_URL, dataDir });
+  const db = await openDatabase({ url: env.DATABASE_URL ?? process.env.DATABASE_URL, dataDir, schema: env.DATABASE_SCHEMA ?? process.env.DATABASE_SCHEMA });
   await ensureAdmin(db, 'admin', 'bench-admin-pass');
   await options.seed?.(db);
   const child = await spawnServer((await serverCommand()).args, env);

@@ -21,6 +21,7 @@ import compliance from './compliance.js';
 import review from './review.js';
 import cluster from './cluster.js';
 import examDay from './exam-day.js';
+import submits from './submits.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -46,6 +47,7 @@ const scenarios: [string, Scenario][] = [
   ['review', review],
   ['cluster', cluster],
   ['exam-day', examDay],
+  ['submits', submits],
 ];
 
 const only = process.argv.slice(2);

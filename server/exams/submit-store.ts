@@ -10,7 +10,8 @@ import { insertRecords } from './records.repository.js';
 import { insertCertificates } from './certificates.repository.js';
 import { markMastered, recordMistakes } from './mistakes.repository.js';
 import { papersHidingAnswers } from './answer-visibility.js';
-import { reviewEventsOfSubmits } from '../review/review.events.js';
+import { queueReviewEvents } from '../review/pending-events.js';
+import { nowDate } from '../clock.js';
 
 export interface GradedSubmit {
   session: ExamSession;
@@ -81,8 +82,13 @@ export async function storeSubmits(db: Db, submits: GradedSubmit[]): Promise<(Su
     })),
   );
   const winners = [...firstOfSession.values()].filter((s) => consumed.has(s.session.id));
-  // The review events need nothing the records write (nor the reverse): both are sent together, as in storeConsumed.
-  const [formal] = await Promise.all([storeConsumed(db, winners), reviewEventsOfSubmits(db, winners)]);
+  // Only the answers for spaced review here (one row a submit): the cards are derived just after the commit
+  // (review/pending-events.ts). Sent beside the records, which they do not need (nor the reverse).
+  const at = nowDate().toISOString();
+  const answered = winners.map(({ session, user, result }) => ({
+    session_id: session.id, paper_id: session.paper_id, origin: session.kind, user_id: user.id, at, answers: result.detail.map((d) => ({ question_id: d.question_id, correct: d.is_correct, answer: d.user_answer })),
+  }));
+  const [formal] = await Promise.all([storeConsumed(db, winners), queueReviewEvents(db, answered)]);
   const winning = new Set(winners);
   return submits.map((s) => (winning.has(s) ? (formal.get(s) ?? s.result) : undefined));
 }

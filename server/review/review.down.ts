@@ -15,6 +15,9 @@ export const REVIEW_CARD_ENTITY: EntityDef = {
   ],
   onDelete: 'delete',
   addWire: async (db, rows, wire) => {
+    // Cards go down with their whole log, the submits' pending events derived first (imported here: the deriver
+    // reaches sync modules, which list this entity).
+    await (await import('./pending-events.js')).applyPendingReviewEvents(db);
     for (const data of wire.values()) data.log = [];
     const ids = rows.map((r) => Number(r.id));
     for (let i = 0; i < ids.length; i += 500) {

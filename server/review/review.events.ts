@@ -2,18 +2,16 @@
 // a wrong answer is an Again event on the person's card of that question (made if missing); a right answer to a card
 // that is due is a review (Good, or Hard long after it was due). Practice items (coaching, compliance): a new card each.
 import type { Db } from '../db/knex.js';
-import type { GradedSubmit } from '../exams/submit-store.js';
 import type { PracticePrompt } from '../../contract/review.js';
 import { derivedUuid } from '../sync/branch/state-outbox.js';
 import { now } from '../db/time.js';
 import { createEmptyCard, Rating } from 'ts-fsrs';
-import { appendLog, cardsByGid, cardsOfQuestions, insertCardsWithState, practiceCards, questionCardGid, rebuildCards, updateCards, type CardRow, type CardUpdate, type NewCardWithState, type NewLogRow } from './cards.repository.js';
+import { appendLog, cardsByGid, cardsOfQuestions, insertCardsWithState, practiceCards, questionCardGid, rebuildCards, updateCards, type CardRow, type CardUpdate, type LogOrigin, type NewCardWithState, type NewLogRow } from './cards.repository.js';
 import { gradeOfAnswer, toCard, toColumns, type CardColumns } from './scheduler.js';
 import { gidMap } from '../sync/entities.js';
 import { reviewQueueChanged } from './queue-cache.js';
 import { schedulerOfSystem } from './review.parameters.js';
 import { queueReviewLogUp } from './review.sync.js';
-import { nowDate } from '../clock.js';
 
 /** Appends events, replays their cards and queues the events for the central server. */
 export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]> {
@@ -24,12 +22,24 @@ export async function recordEvents(db: Db, rows: NewLogRow[]): Promise<string[]>
   return appended;
 }
 
-/** Called by storeSubmits for the submits it stored (in its transaction). */
-export async function reviewEventsOfSubmits(db: Db, submits: GradedSubmit[]): Promise<void> {
-  // The review clock (the submit's own time but for the tests' controllable clock).
-  const at = nowDate().toISOString();
-  const answers = submits.flatMap(({ session, user, result }) =>
-    result.detail.map((d) => ({ session_id: session.id, origin: session.kind, user_id: user.id, question_id: d.question_id, correct: d.is_correct, answer: d.user_answer, at })),
+/** A stored submit's answers as spaced review takes them: `at` is the review clock when it was submitted. */
+export interface AnsweredSubmit {
+  session_id: string;
+  /** The paper of a formal submit, else null. */
+  paper_id: number | null;
+  origin: LogOrigin;
+  user_id: number;
+  at: string;
+  answers: { question_id: number; correct: boolean; answer: unknown }[];
+}
+
+/**
+ * The review events of stored submits, in their order, and the cards they move (pending-events.ts calls it after the
+ * submits' commit, in its own transaction).
+ */
+export async function reviewEventsOfSubmits(db: Db, submits: AnsweredSubmit[]): Promise<void> {
+  const answers = submits.flatMap(({ session_id, origin, user_id, at, answers }) =>
+    answers.map((a) => ({ session_id, origin, user_id, question_id: a.question_id, correct: a.correct, answer: a.answer, at })),
   );
   if (!answers.length) return;
   const userIds = answers.map((a) => a.user_id);

@@ -19,6 +19,7 @@ import { recordEvents } from './review.events.js';
 import { nowDate } from '../clock.js';
 import { cachedQueue } from './queue-cache.js';
 import type { AnswerInput } from './review.schema.js';
+import { applyPendingReviewEvents } from './pending-events.js';
 
 /** Events that count against the daily limit: reviews made in a review session. */
 export const SESSION_ORIGINS = ['review', 'practice'] as const;
@@ -51,6 +52,7 @@ const isHidden = (card: CardRow, hidden: Set<number>): boolean => card.question_
 type QueueRow = CardColumns & { id: number; kind: 'question' | 'practice'; question_id: number | null; prompt: string | null; type: QuestionType | null; stem: string | null; options: string | null };
 
 export async function reviewQueue(db: Db, user: User): Promise<ReviewQueue> {
+  await applyPendingReviewEvents(db, user.id);
   const at = nowDate();
   return cachedQueue(db, user.id, at, () => readQueue(db, user, at));
 }
@@ -99,6 +101,8 @@ async function readQueue(db: Db, user: User, at: Date): Promise<ReviewQueue> {
 }
 
 async function ownCard(db: Db, user: User, cardId: number): Promise<CardRow> {
+  // An admin may read anyone's card: everyone's pending events then.
+  await applyPendingReviewEvents(db, user.role === 'admin' ? undefined : user.id);
   const card = await findCard(db, cardId);
   if (!card || (card.user_id !== user.id && user.role !== 'admin') || isHidden(card, await hiddenQuestionIds(db, user, card.user_id))) throw notFound('Review card');
   return card;
@@ -126,6 +130,7 @@ export async function cardSummary(db: Db, user: User, cardId: number): Promise<C
  * the others are 409 review.not_due.
  */
 export async function answerCard(db: Db, user: User, input: AnswerInput): Promise<ReviewAnswerResult> {
+  await applyPendingReviewEvents(db, user.id);
   const card = await findCard(db, input.card_id);
   // Reviews are one's own, admins included: nobody answers for another person.
   if (!card || card.user_id !== user.id || isHidden(card, await hiddenQuestionIds(db, user, user.id))) throw notFound('Review card');
@@ -167,6 +172,7 @@ const notDue = (due: string) => new AppError(409, ReviewErrorCode.notDue, `This 
 
 /** "按遗忘曲线组卷": a self-test of the person's due question cards (most overdue first), graded like any self-test. */
 export async function startDueSelfTest(db: Db, user: User, limit?: number): Promise<StartedExam> {
+  await applyPendingReviewEvents(db, user.id);
   const at = nowDate().toISOString();
   const count = limit ?? (await dailyLimitOf(db));
   const ids = (await reviewable(db, user.id, await hiddenQuestionIds(db, user, user.id)).whereNotNull('c.question_id').where('c.due', '<=', at).orderBy('c.due', 'asc').limit(count).pluck('c.question_id')).map(Number);

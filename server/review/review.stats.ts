@@ -8,6 +8,7 @@ import { schedulerOfSystem } from './review.parameters.js';
 import { nowDate } from '../clock.js';
 import { SESSION_ORIGINS, startOfDay } from './review.service.js';
 import type { StatsFilter } from './review.schema.js';
+import { applyPendingReviewEvents } from './pending-events.js';
 
 /** A card is overdue a day after it fell due (due is "today's list"; overdue is "missed it"). */
 const OVERDUE_MS = 86_400_000;
@@ -26,6 +27,7 @@ function weakest<K>(cards: { key: K; recall: number }[], describe: (key: K, coun
 }
 
 export async function reviewStats(db: Db, filter: StatsFilter): Promise<ReviewStats> {
+  await applyPendingReviewEvents(db);
   const at = nowDate();
   const scheduler = await schedulerOfSystem(db);
   const cards = db('review_cards as c')

@@ -10,6 +10,7 @@ import { gidMap } from '../entities.js';
 import { jsonRows, type Columns } from '../../db/json-rows.js';
 import { enqueueState, skipExistingState } from './state-outbox.js';
 import { inspectionChanges } from '../../compliance/inspections.sync.js';
+import { applyPendingReviewEvents } from '../../review/pending-events.js';
 
 /** Rows that go up once, by id: exam records, and media uploaded here (not those that came from the central server). */
 const APPENDED: readonly { entity: PushedEntity; table: string; where: string }[] = [
@@ -135,6 +136,8 @@ export interface Outgoing {
 
 /** The next changes waiting after `afterSeq`, in order, as they are pushed; a change whose row is gone is marked skipped. */
 export async function nextChanges(db: Db, limit: number, afterSeq = 0): Promise<Outgoing[]> {
+  // The review events of submits still pending are queued when derived: derived first, they go up in this push.
+  if (afterSeq === 0) await applyPendingReviewEvents(db);
   const waiting = (await db('sync_outbox').whereNull('sent_at').where('seq', '>', afterSeq).orderBy('seq').limit(limit).select('seq', 'change_id', 'entity', 'row_id', 'payload')) as Waiting[];
   if (!waiting.length) return [];
   const built = new Map([
