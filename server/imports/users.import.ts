@@ -107,8 +107,16 @@ async function missingNames(db: Db, table: 'departments' | 'positions', wanted: 
   return names.filter((n) => !existing.has(n));
 }
 
-/** 12 characters from a 64-symbol alphabet (72 bits): typed once, then changed at first sign-in. */
-const generatePassword = (): string => crypto.randomBytes(9).toString('base64url');
+/**
+ * 12 characters from a 64-symbol alphabet (72 bits): typed once, then changed at first sign-in. Never starting with
+ * "-", which a spreadsheet would read as a formula (the credentials CSV would then show it with a quote before it).
+ */
+function generatePassword(): string {
+  for (;;) {
+    const password = crypto.randomBytes(9).toString('base64url');
+    if (!password.startsWith('-')) return password;
+  }
+}
 
 /**
  * Checks every row; a dry run (or any invalid row) writes nothing. Otherwise the departments and positions, the
