@@ -26,7 +26,7 @@ describe('nothing one request does stalls the others', () => {
   let rep: { id: number; token: string };
   let big: number;
 
-  const stallFree = (what: string, probed: { worst: number; latencies: number[] }) => {
+  const stallFree = (what: string, probed: { worst: number; p99: number; latencies: number[] }) => {
     assert.ok(probed.latencies.length > 0, `${what}: the health probe answered during the request`);
     assert.ok(probed.worst < HEALTH_BOUND_MS, `${what}: the slowest health answer took ${probed.worst.toFixed(0)} ms (bound ${HEALTH_BOUND_MS} ms)`);
     console.log(`# ${what}: health worst ${probed.worst.toFixed(0)} ms, p99 ${probed.p99.toFixed(0)} ms over ${probed.latencies.length} probes`);
