@@ -22,6 +22,7 @@ import review from './review.js';
 import cluster from './cluster.js';
 import examDay from './exam-day.js';
 import submits from './submits.js';
+import stalls from './stalls.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -48,6 +49,7 @@ const scenarios: [string, Scenario][] = [
   ['cluster', cluster],
   ['exam-day', examDay],
   ['submits', submits],
+  ['stalls', stalls],
 ];
 
 const only = process.argv.slice(2);

@@ -16,7 +16,11 @@ export type BulkImportErrorCode =
   /** The options are too few or repeat a key. */
   | 'invalid_options'
   /** 课程 names no course (by id or exact title). */
-  | 'unknown_course';
+  | 'unknown_course'
+  /** The cell shows a spreadsheet error (#DIV/0!, #N/A…), not a value. */
+  | 'cell_error'
+  /** The cell is a formula without a result in the file, or text typed as one (=…): never stored as a value. */
+  | 'formula';
 
 export interface BulkImportRowError {
   row: number;

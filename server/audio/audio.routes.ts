@@ -11,11 +11,11 @@ import { parseBody, parseId, parseQuery } from '../http/validate.js';
 import { mediaStore } from '../media/media.store.js';
 import { baseName } from './audio-formats.js';
 import { safeFileName } from '../http/plain-text.js';
-import { callFigures } from './call-metrics.js';
+import { LARGE_TRANSCRIPT_SEGMENTS, offload } from '../workers/pool.js';
 import { WorkbenchErrorCode } from '../../contract/workbench.js';
 import { ExportQuery, JobListQuery, ModelName, RevisionInput, RevisionQuery, TranscriptionListQuery, transcribeOptions } from './audio.schema.js';
 import { saveRevision } from './revisions.service.js';
-import { EXPORT_TYPES, exportTranscript } from './transcript-export.js';
+import { EXPORT_TYPES } from './transcript-export.js';
 import { deleteVoiceprint, enrolVoiceprint, voiceprintStatus } from './voiceprints.js';
 import { probeAudio } from './ffmpeg.js';
 import { TranscriptionJobs, isFinished } from './jobs.service.js';
@@ -178,7 +178,10 @@ export function audioRoutes({ db, config, storage, jobs: queue, requireUser, req
     const query = parseQuery(ctx, ExportQuery);
     const transcription = await getTranscription(db, user.id, parseId(ctx.params.id, 'Transcription'), query.revision);
     const language = query.lang ?? (user.locale === 'en' ? 'en' : 'zh-CN');
-    const { body, filename } = await exportTranscript(transcription, query.format, language);
+    const exported = await offload('exportFile', { transcription, format: query.format, language }, transcription.segments.length >= LARGE_TRANSCRIPT_SEGMENTS);
+    const { filename } = exported;
+    // From a thread a Word file comes back as a plain Uint8Array: Koa sends only a Buffer as bytes.
+    const body = typeof exported.body === 'string' ? exported.body : Buffer.from(exported.body.buffer, exported.body.byteOffset, exported.body.byteLength);
     ctx.state.raw = true;
     ctx.attachment(safeFileName(filename, 'transcript'));
     ctx.type = EXPORT_TYPES[query.format];
@@ -219,7 +222,7 @@ export function audioRoutes({ db, config, storage, jobs: queue, requireUser, req
     if (!transcription.has_speakers) {
       throw new AppError(400, WorkbenchErrorCode.speakersRequired, `Transcription ${transcription.id} has no speaker labels: call figures need a speaker-labelled transcript (a stereo call transcribed with speakers=true)`);
     }
-    ctx.body = callFigures(transcription.segments);
+    ctx.body = await offload('figures', transcription.segments, transcription.segments.length >= LARGE_TRANSCRIPT_SEGMENTS);
   });
 
   mountModelShelf(router, { db, media, dirs: models, requireAdmin }, speechShelf, ModelName);

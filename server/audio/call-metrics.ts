@@ -30,19 +30,44 @@ export function countQuestions(text: string): number {
   }).length;
 }
 
-/** The figures of the segments that carry a speaker label (unlabelled segments are left out). */
+/**
+ * Who each segment interrupts: the first earlier segment (in time order) of another speaker that started before it and
+ * ends more than INTERRUPTION_MIN_OVERLAP_SECONDS after it starts. One pass: each speaker's started segments wait in a
+ * queue in time order; one that has ended for this start has ended for every later one, so it leaves its queue for good.
+ */
+function interruptionsOf(labelled: LabelledSegment[]): CallFigures['interruptions'] {
+  const interruptions: CallFigures['interruptions'] = [];
+  const queues = new Map<string, { items: number[]; head: number }>();
+  let started = 0; // labelled[0..started) have started strictly before the current segment and are queued
+  for (const [i, s] of labelled.entries()) {
+    for (; started < i && labelled[started]!.start < s.start; started++) {
+      const p = labelled[started]!;
+      const queue = queues.get(p.speaker) ?? { items: [], head: 0 };
+      queue.items.push(started);
+      queues.set(p.speaker, queue);
+    }
+    let first = -1;
+    for (const [speaker, queue] of queues) {
+      if (speaker === s.speaker) continue;
+      while (queue.head < queue.items.length && !(s.start < labelled[queue.items[queue.head]!]!.end - INTERRUPTION_MIN_OVERLAP_SECONDS)) queue.head++;
+      const candidate = queue.items[queue.head];
+      if (candidate !== undefined && (first < 0 || candidate < first)) first = candidate;
+    }
+    if (first >= 0) interruptions.push({ speaker: s.speaker, interrupted: labelled[first]!.speaker, at: round(s.start) });
+  }
+  return interruptions;
+}
+
+type LabelledSegment = TranscriptSegment & { speaker: string };
+
+/** The figures of the segments that carry a speaker label (unlabelled segments are left out). Linear after the sort. */
 export function callFigures(segments: TranscriptSegment[]): CallFigures {
-  const labelled = segments.filter((s): s is TranscriptSegment & { speaker: string } => s.speaker !== undefined).sort((a, b) => a.start - b.start || a.end - b.end);
+  const labelled = segments.filter((s): s is LabelledSegment => s.speaker !== undefined).sort((a, b) => a.start - b.start || a.end - b.end);
   if (!labelled.length) return { duration_seconds: 0, talk_seconds: 0, silence_seconds: 0, speakers: [], longest_monologue: null, interruptions: [] };
   const first = labelled[0]!.start;
-  const last = Math.max(...labelled.map((s) => s.end));
+  const last = labelled.reduce((max, s) => Math.max(max, s.end), -Infinity);
   const talk = coveredSeconds(labelled);
-
-  const interruptions: CallFigures['interruptions'] = [];
-  for (const [i, s] of labelled.entries()) {
-    const interrupted = labelled.slice(0, i).find((p) => p.speaker !== s.speaker && p.start < s.start && s.start < p.end - INTERRUPTION_MIN_OVERLAP_SECONDS);
-    if (interrupted) interruptions.push({ speaker: s.speaker, interrupted: interrupted.speaker, at: round(s.start) });
-  }
+  const interruptions = interruptionsOf(labelled);
 
   // Turns: runs of one speaker's segments, in time order, until another speaker's segment starts.
   const turns: { speaker: string; start: number; end: number }[] = [];
@@ -53,20 +78,35 @@ export function callFigures(segments: TranscriptSegment[]): CallFigures {
   }
   const longest = turns.reduce<(typeof turns)[number] | undefined>((best, t) => (!best || t.end - t.start > best.end - best.start ? t : best), undefined);
 
-  const names = [...new Set(labelled.map((s) => s.speaker))];
+  const groupBy = <T extends { speaker: string }>(items: T[]) => {
+    const groups = new Map<string, T[]>();
+    for (const item of items) {
+      const group = groups.get(item.speaker);
+      if (group) group.push(item);
+      else groups.set(item.speaker, [item]);
+    }
+    return groups;
+  };
+  const segmentsOf = groupBy(labelled);
+  const turnsOf = groupBy(turns);
+  const interruptionsBy = new Map<string, number>();
+  for (const x of interruptions) interruptionsBy.set(x.speaker, (interruptionsBy.get(x.speaker) ?? 0) + 1);
+  const names = [...segmentsOf.keys()];
+  const secondsOf = new Map(names.map((name) => [name, coveredSeconds(segmentsOf.get(name)!)]));
+  const allSpeakersSeconds = names.reduce((n, name) => n + secondsOf.get(name)!, 0);
   const speakers: SpeakerFigures[] = names.map((speaker) => {
-    const own = labelled.filter((s) => s.speaker === speaker);
-    const seconds = coveredSeconds(own);
-    const ownTurns = turns.filter((t) => t.speaker === speaker);
+    const own = segmentsOf.get(speaker)!;
+    const seconds = secondsOf.get(speaker)!;
+    const ownTurns = turnsOf.get(speaker) ?? [];
     return {
       speaker,
       talk_seconds: round(seconds),
-      talk_ratio: round(seconds / names.reduce((n, name) => n + coveredSeconds(labelled.filter((s) => s.speaker === name)), 0), 3),
+      talk_ratio: round(seconds / allSpeakersSeconds, 3),
       segments: own.length,
       turns: ownTurns.length,
       questions: own.reduce((n, s) => n + countQuestions(s.text), 0),
-      interruptions: interruptions.filter((x) => x.speaker === speaker).length,
-      longest_monologue_seconds: round(Math.max(...ownTurns.map((t) => t.end - t.start))),
+      interruptions: interruptionsBy.get(speaker) ?? 0,
+      longest_monologue_seconds: round(ownTurns.reduce((max, t) => Math.max(max, t.end - t.start), -Infinity)),
     };
   });
 

@@ -8,7 +8,7 @@ import type { Citation, CoachingParts, CoachingRecording, CoachingReport, Coachi
 import { CoachingErrorCode } from '../../contract/coaching.js';
 import { AppError, notFound } from '../http/errors.js';
 import { now } from '../db/time.js';
-import { callFigures } from '../audio/call-metrics.js';
+import { LARGE_TRANSCRIPT_SEGMENTS, offload } from '../workers/pool.js';
 import { readConfigValue } from '../system/config.service.js';
 import { notify } from '../notifications/notifications.service.js';
 import { chunksAbout, chunksForModel, labelledSegments, productOfCall, resolveCall } from './call-context.js';
@@ -64,7 +64,7 @@ export async function createReport(db: Db, user: Reader, input: CallInput, { sig
   const { transcription, source } = await resolveCall(db, user.id, input);
   const { segments, speakers } = labelledSegments(transcription, input.rep_speaker);
   const repSegments = segments.filter((s) => s.speaker === input.rep_speaker);
-  const figures = callFigures(transcription.segments);
+  const figures = await offload('figures', transcription.segments, transcription.segments.length >= LARGE_TRANSCRIPT_SEGMENTS);
   const found = await productOfCall(db, input.product_id, segments.map((s) => s.text).join('\n'));
   const product = found?.names.product ?? null;
   const productChunks = found ? await chunksAbout(db, found.names) : [];

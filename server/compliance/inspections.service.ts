@@ -20,6 +20,7 @@ import { inspectCall, toResult, type CallSegment } from './engine.js';
 import { compiledVersion, ruleSetFor } from './rule-sets.service.js';
 import { readTranscript } from './transcript-source.js';
 import { secondOpinion } from './second-opinion.js';
+import { LARGE_TRANSCRIPT_SEGMENTS, offload } from '../workers/pool.js';
 import { coachingOfTranscription, findInspection, inspectionIdByDedupeKey, insertInspection, listInspections, toSummary, type StoredInspection, type StoredResult } from './compliance.repository.js';
 import type { InspectInput, InspectionListInput } from './compliance.schema.js';
 import type { InspectionLink, InspectionLinks } from './inspection-links.js';
@@ -116,8 +117,12 @@ interface Prepared {
 }
 
 async function inspectAndStore(db: Db, { ownerId, input, options, source, segments, repSpeaker, product, ruleSet, dedupeKey }: Prepared): Promise<number> {
-  const rules = await compiledVersion(db, ruleSet, ruleSet.rules);
-  const checked = inspectCall(rules, segments, repSpeaker, product && { name: product.name, code: product.code, risk_level: product.risk_level, cooling_off_days: product.cooling_off_days });
+  const callProduct = product && { name: product.name, code: product.code, risk_level: product.risk_level, cooling_off_days: product.cooling_off_days };
+  // A long call is inspected in a worker thread, its rules compiled there; a short one with the cached compiled set.
+  const checked =
+    segments.length >= LARGE_TRANSCRIPT_SEGMENTS
+      ? await offload('inspection', { rules: ruleSet.rules, segments, repSpeaker, product: callProduct }, true)
+      : inspectCall(await compiledVersion(db, ruleSet, ruleSet.rules), segments, repSpeaker, callProduct);
   const results: StoredResult[] = checked.verdicts.map(toResult);
   const criticalFails = results.filter((r) => r.outcome === 'fail' && r.severity === 'critical');
   // Outside the transaction: the model may take a while, and its failure stores the inspection all the same.

@@ -1,6 +1,10 @@
 // A rule's phrases compiled into one regular expression over normalised text (normalize.ts). Phrase marks: `*` a
 // few words between (at most GAP characters, never across a sentence), `(a|b)` alternatives, `(…)?` optional words;
 // every other character is literal and normalised like the transcript. Pure functions.
+//
+// The alternation is compiled with RE2 (an automaton, linear in the text): with a backtracking RegExp, a phrase of
+// several gaps (`a*a*a*a*a*a*a*ab`) against a long run of one letter held the server for seconds.
+import RE2 from 're2';
 import { SENTENCE, normalizeText } from './normalize.js';
 
 export const GAP = 12;
@@ -45,11 +49,16 @@ export function phraseSource(phrase: string): string {
   return out;
 }
 
-/** All phrases as one alternation (global, unicode); null when there are none. */
+/** All phrases as one linear-time alternation (RE2: global, unicode); null when there are none. */
 export function compilePhrases(phrases: string[]): RegExp | null {
   const sources = phrases.filter((p) => p.trim()).map(phraseSource);
   if (!sources.length) return null;
-  const regex = new RegExp(sources.map((s) => `(?:${s})`).join('|'), 'g');
+  let regex: RegExp;
+  try {
+    regex = new RE2(sources.map((s) => `(?:${s})`).join('|'), 'gu');
+  } catch (err) {
+    throw new PhraseError(`${phrases.join(', ')}: cannot be compiled to a linear-time matcher (${(err as Error).message})`);
+  }
   // A pattern that matches nothing at all would match everywhere: refused.
   if (regex.test('')) throw new PhraseError(`${phrases.join(', ')}: a phrase that matches empty text`);
   return regex;

@@ -5,11 +5,11 @@ import type { Db } from '../db/knex.js';
 import type { Role } from '../../contract/users.js';
 import type { BulkImportRowError, InitialCredential, UserImportReport } from '../../contract/imports.js';
 import { validationFailed } from '../http/errors.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashInitialPassword } from '../auth/passwords.js';
 import { insertUser } from '../users/users.repository.js';
 import { createDepartment } from '../users/departments.service.js';
 import { createPosition } from '../users/positions.service.js';
-import { assertXlsx, fieldOf, readXlsxRows, templateWorkbook, type SourceRow } from './xlsx-rows.js';
+import { BadCell, assertXlsx, fieldOf, readXlsxRows, templateWorkbook, type SourceRow } from './xlsx-rows.js';
 
 const ALIASES: Record<string, string> = {
   username: 'username', 用户名: 'username', 账号: 'username', 登录名: 'username',
@@ -34,13 +34,28 @@ interface UserRowInput {
 
 const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value).trim());
 
+/** A cell to report rather than store: an error, a formula without a result, or text typed as a formula (`=…`). */
+function badCell(value: unknown): BadCell | null {
+  if (value instanceof BadCell) return value;
+  return typeof value === 'string' && value.trim().startsWith('=') ? new BadCell('formula', value.trim()) : null;
+}
+
+const BAD_CELL_MESSAGES: Record<BadCell['kind'], string> = {
+  cell_error: 'the cell shows an error, not a value',
+  formula: 'the cell is a formula, not a value: type the value itself',
+};
+
 function readRow({ row, values }: SourceRow, errors: BulkImportRowError[]): UserRowInput | undefined {
   const fields: Record<string, string> = {};
+  const before = errors.length;
   for (const [header, value] of Object.entries(values)) {
     const field = fieldOf(ALIASES, header);
-    if (field) fields[field] = text(value);
+    if (!field) continue;
+    const bad = badCell(value);
+    if (bad) errors.push({ row, field, code: bad.kind, error: `${field}: ${BAD_CELL_MESSAGES[bad.kind]}`, value: bad.shown.slice(0, 100) });
+    else fields[field] = text(value);
   }
-  const before = errors.length;
+  if (errors.length > before) return undefined;
   const username = fields.username ?? '';
   if (!username) errors.push({ row, field: 'username', code: 'required', error: 'username is required' });
   else if (!USERNAME.test(username)) errors.push({ row, field: 'username', code: 'invalid_format', error: 'username: letters, digits and . _ @ - only, at most 64', value: username });
@@ -92,8 +107,16 @@ async function missingNames(db: Db, table: 'departments' | 'positions', wanted: 
   return names.filter((n) => !existing.has(n));
 }
 
-/** 12 characters from a 64-symbol alphabet (72 bits): typed once, then changed at first sign-in. */
-const generatePassword = (): string => crypto.randomBytes(9).toString('base64url');
+/**
+ * 12 characters from a 64-symbol alphabet (72 bits): typed once, then changed at first sign-in. Never starting with
+ * "-", which a spreadsheet would read as a formula (the credentials CSV would then show it with a quote before it).
+ */
+function generatePassword(): string {
+  for (;;) {
+    const password = crypto.randomBytes(9).toString('base64url');
+    if (!password.startsWith('-')) return password;
+  }
+}
 
 /**
  * Checks every row; a dry run (or any invalid row) writes nothing. Otherwise the departments and positions, the
@@ -117,13 +140,14 @@ export async function importUsers(db: Db, file: { filepath: string; originalFile
   };
   if (errors.length || dryRun) return report;
 
-  // Hashing is the slow part (argon2): done before the transaction, which then only writes.
+  // Random 72-bit passwords need no key stretching: a salted SHA-256 each (passwords.ts), microseconds rather than
+  // argon2's quarter second, so 5,000 users take seconds and logins meanwhile keep the hashing threads.
   const credentials: InitialCredential[] = [];
   const hashes: string[] = [];
   for (const r of valid) {
     const password = generatePassword();
     credentials.push({ row: r.row, username: r.username, full_name: r.full_name, password });
-    hashes.push(await hashPassword(password));
+    hashes.push(hashInitialPassword(password));
   }
   await db.transaction(async (trx) => {
     const departments = new Map<string, number>();

@@ -10,11 +10,49 @@ export interface SourceRow {
   values: Record<string, unknown>;
 }
 
-function cellValue(cell: ExcelJS.Cell): unknown {
-  const v = cell.value;
+/**
+ * A cell that holds no value a person could have meant: an error (`#DIV/0!`), or a formula whose result the file does
+ * not carry. An import reports its row rather than store the formula; read as text, it is what the cell shows.
+ */
+export class BadCell {
+  constructor(
+    readonly kind: 'cell_error' | 'formula',
+    readonly shown: string,
+  ) {}
+
+  toString(): string {
+    return this.shown;
+  }
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date as a person reads it in the sheet: 2026-01-01, with the time when it has one (Excel's dates carry no zone). */
+function dateText(date: Date): string {
+  if (Number.isNaN(date.getTime())) return '';
+  const day = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+  const time = date.getUTCHours() || date.getUTCMinutes() || date.getUTCSeconds() ? ` ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}` : '';
+  return day + time;
+}
+
+/** What the cell shows: a formula's cached result, never the formula itself; a date as a date, never a Date string. */
+function shownValue(v: ExcelJS.CellValue, cell: ExcelJS.Cell): unknown {
   if (v === null || v === undefined) return undefined;
   if (typeof v === 'number' || typeof v === 'boolean') return v;
+  if (v instanceof Date) return dateText(v) || undefined;
+  if (typeof v === 'object') {
+    if ('error' in v) return new BadCell('cell_error', String(v.error));
+    if ('formula' in v || 'sharedFormula' in v) {
+      const result = (v as ExcelJS.CellFormulaValue).result;
+      if (result === undefined || result === null || result === '') return new BadCell('formula', `=${(v as ExcelJS.CellFormulaValue).formula ?? ''}`);
+      return shownValue(result as ExcelJS.CellValue, cell);
+    }
+  }
   return cell.text.trim() || undefined;
+}
+
+function cellValue(cell: ExcelJS.Cell): unknown {
+  return shownValue(cell.value, cell);
 }
 
 /** The rows of the first worksheet that have any value, by header name. */

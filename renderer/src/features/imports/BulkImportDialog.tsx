@@ -8,6 +8,7 @@ import { api } from '../../api/client';
 import { downloadFile, saveBlob } from '../../api/download';
 import { ErrorNotice } from '../../components/states';
 import { FilePicker } from '../../components/form/FilePicker';
+import { credentialsCsvText } from './credentials-csv';
 import type { BulkImportRowError, InitialCredential, QuestionImportReport, UserImportReport } from '../../api/types';
 
 type Report = UserImportReport | QuestionImportReport;
@@ -15,12 +16,8 @@ export type BulkImportKind = 'users' | 'questions';
 
 const PATHS: Record<BulkImportKind, string> = { users: '/system/users/import', questions: '/exam/questions/import' };
 
-/** The initial passwords as a CSV file (with a BOM, so that Excel reads the Chinese names). */
-function credentialsCsv(credentials: InitialCredential[], header: string[]): Blob {
-  const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  const lines = [header, ...credentials.map((c) => [c.username, c.full_name, c.password])].map((cells) => cells.map(quote).join(','));
-  return new Blob(['\ufeff' + lines.join('\r\n')], { type: 'text/csv;charset=utf-8' });
-}
+/** The initial passwords as a CSV file (credentials-csv.ts: formulas neutralised). */
+const credentialsCsv = (credentials: InitialCredential[], header: string[]): Blob => new Blob([credentialsCsvText(credentials, header)], { type: 'text/csv;charset=utf-8' });
 
 /**
  * Excel import of users or questions in the product import's two steps: a dry run lists every bad row (nothing is
