@@ -35,6 +35,10 @@ import { importRoutes } from './imports/imports.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 import { createKnowledgeStorage, createStorage } from './storage/index.js';
+import { AppMetrics } from './metrics/metrics.js';
+import { meteredJobQueue } from './jobs/metered.js';
+import { requestId } from './http/request-id.js';
+import { metricsEndpoint, requestTiming } from './http/metrics.js';
 
 export interface AppOptions {
   db: Knex;
@@ -78,7 +82,9 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[jobs]', err);
   };
-  const jobs = jobQueueFor(db, config, log);
+  const queue = jobQueueFor(db, config, log);
+  const metrics = new AppMetrics(db, () => queue);
+  const jobs = meteredJobQueue(queue, metrics);
   registerJobQueue(db, jobs);
   const storage = createStorage(config.storage, config.dataDir);
   const knowledgeStorage = createKnowledgeStorage(storage, config.knowledgeDir);
@@ -93,7 +99,11 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
     return router;
   });
 
+  app.use(requestId);
+  // Timed only where someone can read the figures: a laptop without METRICS_TOKEN pays nothing.
+  if (config.metricsToken) app.use(requestTiming(metrics));
   app.use(envelope);
+  app.use(metricsEndpoint(metrics, config.metricsToken));
   app.use(jsonBody({ limit: '2mb' }));
   app.use(dispatchByFirstSegment(mounted, '/api'));
   app.use(serveRenderer());
@@ -118,6 +128,7 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
       for (const stop of stops.splice(0)) await stop();
       await jobs.stop();
       await storage.close();
+      metrics.close();
     },
   };
 }

@@ -18,15 +18,13 @@ import {
 } from './assignments.service.js';
 import { progressPage, progressPeople } from './progress.js';
 import { exportProgress, progressFileName } from './progress.export.js';
-import { startReminderScan } from './reminders.js';
+import { scheduleReminderScan } from './reminders.js';
 
-export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+export function assignmentRoutes({ db, config, jobs, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/assignments' });
   // The real clock, or the tests' (server/clock.ts).
   const clock: Clock = nowMs;
-  onClose(startReminderScan(db, clock, config.reminderScanMs, (err) => {
-    if (process.env.NODE_ENV !== 'test') console.error('[assignments] reminder scan failed:', err);
-  }));
+  scheduleReminderScan(jobs, db, clock, config.reminderScanMs);
 
   router.get('/mine', requireUser, async (ctx) => {
     ctx.body = await myAssignments(db, currentUser(ctx), clock());

@@ -38,9 +38,11 @@ export function mediaRoutes({ db, config, storage, secrets, jobs, requireUser, r
     .then(() => reopenInterruptedMerges(db))
     .then(sweep)
     .catch(log);
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  jobs.schedule('media-sweep', { everyMs: SWEEP_INTERVAL_MS }, async () => {
+    await startup;
+    await sweepUploads(db, media);
+  });
   onClose(async () => {
-    clearInterval(timer);
     await startup;
     await writesBehind.settleAll();
     await media.chunks.closeAll();

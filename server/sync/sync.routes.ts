@@ -12,6 +12,7 @@ import { pullPage } from './pull.central.js';
 import { serveFile } from './files.central.js';
 import { receiveUpload, uploadState } from './uploads.central.js';
 import { BranchSync } from './branch/runner.js';
+import { isPostgres } from '../db/knex.js';
 import { ConfigBody, DeviceBody, EnrolBody, PullQuery, PushBody } from './sync.schema.js';
 import { now } from '../db/time.js';
 
@@ -20,11 +21,14 @@ const fileGid = (gid: string | undefined): string => {
   return gid;
 };
 
-export function syncRoutes({ db, config, storage, requireAdmin, requireUser, onClose }: Deps): Router {
+export function syncRoutes({ db, config, storage, jobs, requireAdmin, requireUser, onClose }: Deps): Router {
   const router = new Router();
   const device = requireDevice(db);
   const branch = new BranchSync(db, config.dataDir, config.syncIntervalSeconds, storage);
   void branch.start();
+  // A laptop's periodic sync (a central server on PostgreSQL is never a branch): the job looks each second whether
+  // the run's time (interval, or backoff while offline) has come.
+  if (!isPostgres(db)) jobs.schedule('sync-branch', { everyMs: 1000 }, () => branch.runIfDue());
   onClose(() => branch.stop());
 
   // ---- central, admin
