@@ -39,6 +39,8 @@ export async function requestId(ctx: Context, next: Next): Promise<void> {
     await logContext.run({ reqId: id }, next);
   } finally {
     // The path without its query: signed URLs and tokens travel there.
+    // LOG_LEVEL=debug: what the request carried, secrets redacted (server/log/structured.ts).
+    if (log.isLevelEnabled('debug')) log.debug({ headers: ctx.headers, query: ctx.query, body: ctx.request.body }, 'request detail');
     log.info({ method: ctx.method, path: ctx.path, route: routeOf(ctx), status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   }
 }

@@ -60,6 +60,19 @@ const SCRUBS: [RegExp, string][] = [
   [/\b(password|api_key|apikey|token|secret)(["']?\s*[:=]\s*["']?)[^\s"',;&}]+/gi, `$1$2${REDACTED}`],
 ];
 
+/** Keys whose values are never written, at any depth (the redaction paths' names, case and spelling aside). */
+const SECRET_KEY = /pass(word)?|token|api_?key|secret|authorization|cookie|customer_?number|phone|mobile|credential/i;
+
+/** A logged object with secret keys' values replaced and every string scrubbed (bodies, headers, queries). */
+export function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (!value || typeof value !== 'object' || depth > 6 || value instanceof Error) return value;
+  if (Array.isArray(value)) return value.slice(0, 50).map((item) => scrubValue(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = SECRET_KEY.test(key) ? REDACTED : scrubValue(item, depth + 1);
+  return out;
+}
+
 /** The text with every secret-looking part replaced. */
 export function scrub(text: string): string {
   let out = text;
@@ -105,7 +118,7 @@ export function structuredLogger({ target, file, level = 'info', rotation = DEFA
       level,
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: (object) => scrubValue(object) as Record<string, unknown> },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
       mixin: () => {
         const context = logContext.getStore();
