@@ -39,6 +39,8 @@ import { AppMetrics } from './metrics/metrics.js';
 import { meteredJobQueue } from './jobs/metered.js';
 import { requestId } from './http/request-id.js';
 import { metricsEndpoint, requestTiming } from './http/metrics.js';
+import { markAuth, routeLayers } from './http/openapi.js';
+import { apiDocsRoutes } from './http/api-docs.routes.js';
 
 export interface AppOptions {
   db: Knex;
@@ -77,7 +79,8 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   const hops = proxyHops(config.trustProxy);
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const stops: (() => unknown)[] = [];
-  const user = requireUser(db, secrets.jwtSecret);
+  const user = markAuth(requireUser(db, secrets.jwtSecret), 'user');
+  const adminRole = markAuth(requireRole('admin'), 'admin');
   const updates = new UpdateStatusBoard();
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[jobs]', err);
@@ -88,12 +91,13 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   registerJobQueue(db, jobs);
   const storage = createStorage(config.storage, config.dataDir);
   const knowledgeStorage = createKnowledgeStorage(storage, config.knowledgeDir);
-  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, knowledgeStorage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, knowledgeStorage, requireUser: user, requireAdmin: [user, adminRole], onClose: (stop) => stops.push(stop), updates };
 
   let draining = false;
   const readinessChecks = new Map<string, ReadinessCheck>();
   readinessChecks.set('storage', () => storage.check());
-  const mounted = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps))].map((make) => {
+  const apiDocs = () => apiDocsRoutes(() => routeLayers(mounted));
+  const mounted: Router[] = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps)), apiDocs].map((make) => {
     const router = new Router({ prefix: '/api' });
     router.use(make().routes());
     return router;
