@@ -25,7 +25,7 @@ declare module 'koa' {
   }
 }
 
-/** First middleware: the id, its response header, and one line per finished request (method, route, status, time). */
+/** First middleware: the id, its response header, and a line per finished request (method, route, status, time): failures at info, successes at debug. */
 export async function requestId(ctx: Context, next: Next): Promise<void> {
   const id = requestIdOf(ctx.get('x-request-id') || undefined);
   ctx.set('X-Request-Id', id);
@@ -41,6 +41,9 @@ export async function requestId(ctx: Context, next: Next): Promise<void> {
     // The path without its query: signed URLs and tokens travel there.
     // LOG_LEVEL=debug: what the request carried, secrets redacted (server/log/structured.ts).
     if (log.isLevelEnabled('debug')) log.debug({ headers: ctx.headers, query: ctx.query, body: ctx.request.body }, 'request detail');
-    log.info({ method: ctx.method, path: ctx.path, route: routeOf(ctx), status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+    // A failure is worth a line at the default level; a success only at debug (a laptop's 5 MB would otherwise turn
+    // over in minutes, and each line is a synchronous write).
+    const level = ctx.status >= 500 ? 'error' : ctx.status >= 400 ? 'info' : 'debug';
+    if (log.isLevelEnabled(level)) log[level]({ method: ctx.method, path: ctx.path, route: routeOf(ctx), status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   }
 }
