@@ -110,7 +110,7 @@ export class InProcessJobQueue implements JobQueue {
       for (const { key, payload } of (await lane.kind.unfinished?.().catch((err) => (this.log(err), []))) ?? []) await this.enqueue(lane.kind.name, key, payload);
       this.pump(lane);
     }
-    for (const [kind, every] of this.schedules) this.tick(kind, every, Math.min(every.everyMs, 1000));
+    for (const [kind, every] of this.schedules) this.tick(kind, every, every.firstAfterMs ?? Math.min(every.everyMs, 1000));
   }
 
   async stop(): Promise<void> {

@@ -218,7 +218,7 @@ export class PgBossJobQueue implements JobQueue {
       }
       this.workers.set(kind.name, ids);
     }
-    for (const [kind, every] of this.schedules) this.tick(kind, every, Math.min(every.everyMs, 1000));
+    for (const [kind, every] of this.schedules) this.tick(kind, every, every.firstAfterMs ?? Math.min(every.everyMs, 1000));
   }
 
   /** The handler's outcome becomes the job's output; a failure is thrown for pg-boss to record and retry. */

@@ -43,6 +43,8 @@ export interface RunOptions {
 export interface Every {
   /** Milliseconds between runs (whole seconds on PostgreSQL, where a run is claimed per slot of that length). */
   everyMs: number;
+  /** The first run this long after start (by default within a second, or the period when shorter). */
+  firstAfterMs?: number;
 }
 
 /** The job kind a scheduled task runs as (what the metrics call it). */

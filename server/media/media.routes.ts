@@ -38,7 +38,8 @@ export function mediaRoutes({ db, config, storage, secrets, jobs, requireUser, r
     .then(() => reopenInterruptedMerges(db))
     .then(sweep)
     .catch(log);
-  jobs.schedule('media-sweep', { everyMs: SWEEP_INTERVAL_MS }, async () => {
+  // The start swept already (above): the next sweep one period later.
+  jobs.schedule('media-sweep', { everyMs: SWEEP_INTERVAL_MS, firstAfterMs: SWEEP_INTERVAL_MS }, async () => {
     await startup;
     await sweepUploads(db, media);
   });
