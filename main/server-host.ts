@@ -2,11 +2,11 @@
 // `npm start` runs without Electron. Main sends `start` with the configuration; this answers `server-started`
 // once listening (as Actual's forked server does), serves main's requests, and on `stop` closes the server (the
 // SQLite write-ahead log checkpointed, the database closed) and exits. Nothing here imports Electron.
-import path from 'node:path';
 import type { RunningServer } from '../server/start.js';
 import { startServer } from '../server/start.js';
 import { readConfigValue } from '../server/system/config.service.js';
-import { captureConsole, consoleLogger, fileLogger, logsDir } from '../server/log/logger.js';
+import { asLogger, captureConsole, consoleLogger, serverStructuredLog } from '../server/log/logger.js';
+import { installServerLog } from '../server/log/structured.js';
 import type { FromServer, ServerRequestName, ServerRequests, ToServer } from './server-protocol.js';
 
 interface ParentPort {
@@ -31,7 +31,9 @@ const answers: { [N in ServerRequestName]: (server: RunningServer) => Promise<Se
 };
 
 async function start(config: Extract<ToServer, { type: 'start' }>['config']): Promise<void> {
-  captureConsole(fileLogger(path.join(logsDir(config.dataDir), 'server.log')));
+  const structured = serverStructuredLog({ ...config, logTarget: 'file' });
+  installServerLog(structured);
+  captureConsole(asLogger(structured));
   try {
     server = await startServer(config, { log: consoleLogger });
   } catch (err) {

@@ -35,6 +35,12 @@ import { importRoutes } from './imports/imports.routes.js';
 import { serveRenderer } from './static/static.js';
 import { UpdateStatusBoard } from './system/update-status.js';
 import { createKnowledgeStorage, createStorage } from './storage/index.js';
+import { AppMetrics } from './metrics/metrics.js';
+import { meteredJobQueue } from './jobs/metered.js';
+import { requestId } from './http/request-id.js';
+import { metricsEndpoint, requestTiming } from './http/metrics.js';
+import { markAuth, routeLayers } from './http/openapi.js';
+import { apiDocsRoutes } from './http/api-docs.routes.js';
 
 export interface AppOptions {
   db: Knex;
@@ -73,27 +79,35 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   const hops = proxyHops(config.trustProxy);
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const stops: (() => unknown)[] = [];
-  const user = requireUser(db, secrets.jwtSecret);
+  const user = markAuth(requireUser(db, secrets.jwtSecret), 'user');
+  const adminRole = markAuth(requireRole('admin'), 'admin');
   const updates = new UpdateStatusBoard();
   const log = (err: unknown) => {
     if (process.env.NODE_ENV !== 'test') console.error('[jobs]', err);
   };
-  const jobs = jobQueueFor(db, config, log);
+  const queue = jobQueueFor(db, config, log);
+  const metrics = new AppMetrics(db, () => queue);
+  const jobs = meteredJobQueue(queue, metrics);
   registerJobQueue(db, jobs);
   const storage = createStorage(config.storage, config.dataDir);
   const knowledgeStorage = createKnowledgeStorage(storage, config.knowledgeDir);
-  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, knowledgeStorage, requireUser: user, requireAdmin: [user, requireRole('admin')], onClose: (stop) => stops.push(stop), updates };
+  const deps: Deps = { db, config, secrets, nodeId, jobs, storage, knowledgeStorage, requireUser: user, requireAdmin: [user, adminRole], onClose: (stop) => stops.push(stop), updates };
 
   let draining = false;
   const readinessChecks = new Map<string, ReadinessCheck>();
   readinessChecks.set('storage', () => storage.check());
-  const mounted = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps))].map((make) => {
+  const apiDocs = () => apiDocsRoutes(() => routeLayers(mounted));
+  const mounted: Router[] = [() => healthRoutes({ db, isDraining: () => draining, checks: readinessChecks }), ...domains.map((domain) => () => domain(deps)), apiDocs].map((make) => {
     const router = new Router({ prefix: '/api' });
     router.use(make().routes());
     return router;
   });
 
+  app.use(requestId);
+  // Timed only where someone can read the figures: a laptop without METRICS_TOKEN pays nothing.
+  if (config.metricsToken) app.use(requestTiming(metrics));
   app.use(envelope);
+  app.use(metricsEndpoint(metrics, config.metricsToken));
   app.use(jsonBody({ limit: '2mb' }));
   app.use(dispatchByFirstSegment(mounted, '/api'));
   app.use(serveRenderer());
@@ -118,6 +132,7 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
       for (const stop of stops.splice(0)) await stop();
       await jobs.stop();
       await storage.close();
+      metrics.close();
     },
   };
 }

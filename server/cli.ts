@@ -1,8 +1,10 @@
-// `npm run server`: the headless server. Lifecycle lines go to the console and to DATA_DIR/logs/server.log.
-import path from 'node:path';
+// `npm run server`: the headless server. Its log is JSON lines (server/log/structured.ts): in DATA_DIR/logs/server.log
+// (LOG_TARGET=file, the laptop's default; the console still shows the lines as text) or on stdout (LOG_TARGET=stdout,
+// the default with DATABASE_URL: a central server's platform collects them).
 import { ConfigError, configFromEnv, type AppConfig } from './config.js';
 import { startServer } from './start.js';
-import { captureConsole, consoleLogger, fileLogger, logsDir } from './log/logger.js';
+import { asLogger, captureConsole, consoleLogger, serverStructuredLog } from './log/logger.js';
+import { installServerLog, neverLog } from './log/structured.js';
 
 let config: AppConfig;
 try {
@@ -13,7 +15,10 @@ try {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
-captureConsole(fileLogger(path.join(logsDir(config.dataDir), 'server.log')));
+for (const secret of [config.metricsToken, config.jwtSecret, config.urlSigningSecret, config.adminPassword]) neverLog(secret);
+const structured = serverStructuredLog(config);
+installServerLog(structured);
+captureConsole(asLogger(structured), { echo: config.logTarget === 'file' });
 const server = await startServer(config, { log: consoleLogger });
 
 // Before anything is printed: whoever reads `listening on` may stop the server at once.
@@ -32,3 +37,5 @@ if (server.generatedAdminPassword) {
   process.stdout.write(`created admin "${config.adminUsername}" with generated password: ${server.generatedAdminPassword}\n`);
 }
 console.log(`listening on ${server.url}`);
+// Whoever started the server reads this line (a supervisor, the tests): plain, whatever the log's target.
+if (config.logTarget === 'stdout') process.stdout.write(`listening on ${server.url}\n`);

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { StorageSettings } from './storage/settings.js';
+import type { LevelWithSilent } from 'pino';
+import { defaultLogTarget, type LogTarget } from './log/structured.js';
 
 /** How many reverse proxies in front of the server add X-Forwarded-For; 0: the header is ignored. */
 export type ProxyHops = number;
@@ -49,6 +51,12 @@ export interface AppConfig {
   jobMaintenanceSeconds: number;
   /** How long SIGTERM waits for running requests and streams before closing them (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /** GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not served at all. */
+  metricsToken?: string;
+  /** Where the server's JSON log lines go (LOG_TARGET): stdout on a server, DATA_DIR/logs/server.log on a laptop. */
+  logTarget: LogTarget;
+  /** The lowest level written (LOG_LEVEL). */
+  logLevel: LevelWithSilent;
 }
 
 export const SERVICE_NAME = 'trainbench';
@@ -107,6 +115,9 @@ export const EnvSchema = z
     S3_ENDPOINT: optional(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })),
     S3_REGION: optional(z.string().min(1)),
     S3_FORCE_PATH_STYLE: optional(flag),
+    METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+    LOG_TARGET: optional(z.enum(['stdout', 'file'], { message: 'must be stdout or file' })),
+    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be fatal, error, warn, info, debug, trace or silent' })),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
@@ -121,7 +132,7 @@ export function parseEnv(env: NodeJS.ProcessEnv): ParsedEnv {
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     const given = env[name];
-    return `${name} ${issue.message}${given !== undefined && !/SECRET|PASSWORD|KEY/.test(name) ? ` (got ${JSON.stringify(given)})` : ''}`;
+    return `${name} ${issue.message}${given !== undefined && !/SECRET|PASSWORD|KEY|TOKEN/.test(name) ? ` (got ${JSON.stringify(given)})` : ''}`;
   });
   throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
 }
@@ -153,6 +164,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS ?? 20,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS ?? 900,
     jobMaintenanceSeconds: e.JOB_MAINTENANCE_SECONDS ?? 30,
+    metricsToken: e.METRICS_TOKEN,
+    logTarget: e.LOG_TARGET ?? defaultLogTarget(e.DATABASE_URL),
+    logLevel: e.LOG_LEVEL ?? 'info',
     ...overrides,
   };
 }

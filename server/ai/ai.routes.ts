@@ -15,6 +15,7 @@ import { chatShelf, CHAT_MODEL_NAME } from './local/chat-models.js';
 import { useModelDirs } from './local/local-completion.js';
 import { withLocalStatus } from './local/local-route-status.js';
 import { localLlm } from './local/llm-runtime.js';
+import { documented } from '../http/openapi.js';
 
 /**
  * Model routes (admin, audio listing for any user), the local chat model files (admin) and the model-call log
@@ -30,10 +31,10 @@ export function aiRoutes({ db, config, storage, requireUser, requireAdmin, onClo
   router.get('/routes/audio', requireUser, async (ctx) => {
     ctx.body = await listAudioRouteStatus(db, dirs);
   });
-  router.get('/routes', ...requireAdmin, async (ctx) => {
+  router.get('/routes', ...requireAdmin, documented({ query: RouteListQuery }), async (ctx) => {
     ctx.body = await withLocalStatus(db, dirs, await listRoutes(db, parseQuery(ctx, RouteListQuery)));
   });
-  router.post('/routes', ...requireAdmin, async (ctx) => {
+  router.post('/routes', ...requireAdmin, documented({ body: RouteCreate }), async (ctx) => {
     const route = await createRoute(db, parseBody(ctx, RouteCreate));
     ctx.status = 201;
     ctx.body = route;
@@ -41,7 +42,7 @@ export function aiRoutes({ db, config, storage, requireUser, requireAdmin, onClo
   router.get('/routes/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getRoute(db, parseId(ctx.params.id, 'Model route'));
   });
-  router.put('/routes/:id', ...requireAdmin, async (ctx) => {
+  router.put('/routes/:id', ...requireAdmin, documented({ body: RouteUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Model route');
     ctx.body = await updateRoute(db, id, parseBody(ctx, RouteUpdate));
   });
@@ -54,7 +55,7 @@ export function aiRoutes({ db, config, storage, requireUser, requireAdmin, onClo
 
   mountModelShelf(router, { db, media: mediaStore(storage, config.dataDir), dirs, requireAdmin }, chatShelf, z.string().regex(CHAT_MODEL_NAME, 'must be a model file name such as qwen2.5-1.5b-instruct-q4_k_m.gguf'));
 
-  router.get('/calls', ...requireAdmin, async (ctx) => {
+  router.get('/calls', ...requireAdmin, documented({ query: CallListQuery }), async (ctx) => {
     ctx.body = await listCalls(db, parseQuery(ctx, CallListQuery));
   });
 

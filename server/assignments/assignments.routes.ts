@@ -18,24 +18,23 @@ import {
 } from './assignments.service.js';
 import { progressPage, progressPeople } from './progress.js';
 import { exportProgress, progressFileName } from './progress.export.js';
-import { startReminderScan } from './reminders.js';
+import { scheduleReminderScan } from './reminders.js';
+import { documented } from '../http/openapi.js';
 import { readConfigValue } from '../system/config.service.js';
 
-export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClose }: Deps): Router {
+export function assignmentRoutes({ db, config, jobs, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/assignments' });
   // The real clock, or the tests' (server/clock.ts).
   const clock: Clock = nowMs;
-  onClose(startReminderScan(db, clock, config.reminderScanMs, (err) => {
-    if (process.env.NODE_ENV !== 'test') console.error('[assignments] reminder scan failed:', err);
-  }));
+  scheduleReminderScan(jobs, db, clock, config.reminderScanMs);
 
   router.get('/mine', requireUser, async (ctx) => {
     ctx.body = await myAssignments(db, currentUser(ctx), clock());
   });
-  router.get('/', ...requireAdmin, async (ctx) => {
+  router.get('/', ...requireAdmin, documented({ query: ListQuery }), async (ctx) => {
     ctx.body = await listAssignments(db, parseQuery(ctx, ListQuery), clock());
   });
-  router.post('/', ...requireAdmin, async (ctx) => {
+  router.post('/', ...requireAdmin, documented({ body: CreateBody }), async (ctx) => {
     const assignment = await createAssignment(db, parseBody(ctx, CreateBody), currentUser(ctx), clock());
     ctx.status = 201;
     ctx.body = assignment;
@@ -43,7 +42,7 @@ export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClos
   router.get('/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getAssignment(db, parseId(ctx.params.id, 'Assignment'), clock());
   });
-  router.put('/:id', ...requireAdmin, async (ctx) => {
+  router.put('/:id', ...requireAdmin, documented({ body: UpdateBody }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Assignment');
     ctx.body = await updateAssignment(db, id, parseBody(ctx, UpdateBody), clock());
   });
@@ -52,10 +51,10 @@ export function assignmentRoutes({ db, config, requireUser, requireAdmin, onClos
     await deleteAssignment(db, id);
     ctx.body = { id, deleted: true };
   });
-  router.get('/:id/progress', ...requireAdmin, async (ctx) => {
+  router.get('/:id/progress', ...requireAdmin, documented({ query: ProgressQuery }), async (ctx) => {
     ctx.body = await progressPage(db, parseId(ctx.params.id, 'Assignment'), clock(), parseQuery(ctx, ProgressQuery));
   });
-  router.get('/:id/progress/export', ...requireAdmin, async (ctx) => {
+  router.get('/:id/progress/export', ...requireAdmin, documented({ query: ProgressExportQuery }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Assignment');
     const filter = { ...parseQuery(ctx, ProgressExportQuery), time_zone: await readConfigValue<string>(db, 'timezone') };
     const { row, people } = await progressPeople(db, id, clock(), filter);

@@ -4,6 +4,7 @@
 // transaction that writes its notifications, so with several servers on one PostgreSQL each goes out exactly once
 // and no leader is needed (a second claimer waits for the first's row lock, then finds the reminder sent).
 import type { Knex } from 'knex';
+import type { JobQueue } from '../jobs/queue.js';
 import type { Db } from '../db/knex.js';
 import { findAssignmentRow, type AssignmentRow } from './assignments.repository.js';
 import { notifyNewAssignees, reminderDays, reminderTimes, remindPending, type Clock } from './assignments.service.js';
@@ -64,20 +65,12 @@ export async function scanAssignments(db: Knex, nowMs: number): Promise<number> 
 
 const SCAN_MS = 60_000;
 
-/** Runs the scan now and then every minute (tests may ask for a shorter interval: AppConfig.reminderScanMs); one pass at a time. */
-export function startReminderScan(db: Knex, clock: Clock, intervalMs = SCAN_MS, onError: (err: unknown) => void = () => {}): () => Promise<void> {
-  let stopped = false;
-  let pass: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    if (stopped) return;
-    pass = scanAssignments(db, clock()).catch(onError).finally(() => {
-      if (!stopped) timer = setTimeout(run, intervalMs);
-    });
-  };
-  let timer = setTimeout(run, Math.min(intervalMs, 1_000));
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await pass;
-  };
+/**
+ * The scan as the scheduled job `schedule.assignment-reminders`: every minute (tests may ask for a shorter interval:
+ * AppConfig.reminderScanMs), once per cluster on PostgreSQL, one pass at a time.
+ */
+export function scheduleReminderScan(jobs: JobQueue, db: Knex, clock: Clock, intervalMs = SCAN_MS): void {
+  jobs.schedule('assignment-reminders', { everyMs: intervalMs }, async () => {
+    await scanAssignments(db, clock());
+  });
 }

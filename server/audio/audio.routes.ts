@@ -28,6 +28,7 @@ import { listTranscriptions } from './transcriptions.repository.js';
 import { mkdirPrivate } from '../data-dir.js';
 import { removeRecording, sendRecording } from './recordings.js';
 import { retryJob } from './job-retry.js';
+import { documented } from '../http/openapi.js';
 
 /** How often a job not running in this process (waiting in the queue, or run by another node) is read again for its event stream. */
 const POLL_MS = 1_000;
@@ -98,7 +99,7 @@ export function audioRoutes({ db, config, storage, jobs: queue, requireUser, req
     throw new AppError(error.status, error.code, error.message, error.details);
   });
 
-  router.get('/jobs', requireUser, async (ctx) => {
+  router.get('/jobs', requireUser, documented({ query: JobListQuery }), async (ctx) => {
     ctx.body = await jobs.list(currentUser(ctx).id, parseQuery(ctx, JobListQuery));
   });
 
@@ -159,21 +160,21 @@ export function audioRoutes({ db, config, storage, jobs: queue, requireUser, req
     })().catch(log);
   });
 
-  router.get('/transcriptions', requireUser, async (ctx) => {
+  router.get('/transcriptions', requireUser, documented({ query: TranscriptionListQuery }), async (ctx) => {
     ctx.body = await listTranscriptions(db, currentUser(ctx).id, parseQuery(ctx, TranscriptionListQuery));
   });
 
-  router.get('/transcriptions/:id', requireUser, async (ctx) => {
+  router.get('/transcriptions/:id', requireUser, documented({ query: RevisionQuery }), async (ctx) => {
     const { revision } = parseQuery(ctx, RevisionQuery);
     ctx.body = await getTranscription(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'), revision);
   });
 
   // The editor saves a new revision from the one it loaded (409 when another save came first).
-  router.put('/transcriptions/:id/segments', requireUser, async (ctx) => {
+  router.put('/transcriptions/:id/segments', requireUser, documented({ body: RevisionInput }), async (ctx) => {
     ctx.body = await saveRevision(db, currentUser(ctx).id, parseId(ctx.params.id, 'Transcription'), parseBody(ctx, RevisionInput));
   });
 
-  router.get('/transcriptions/:id/export', requireUser, async (ctx) => {
+  router.get('/transcriptions/:id/export', requireUser, documented({ query: ExportQuery }), async (ctx) => {
     const user = currentUser(ctx);
     const query = parseQuery(ctx, ExportQuery);
     const transcription = await getTranscription(db, user.id, parseId(ctx.params.id, 'Transcription'), query.revision);

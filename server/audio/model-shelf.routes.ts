@@ -12,6 +12,7 @@ import { UploadId } from '../media/media.schema.js';
 import { modelUploadInit } from './audio.schema.js';
 import { completeModelUpload, listShelf, openModelUpload, removeModel, verifyModel, type ModelShelf } from './model-install.js';
 import type { ModelDirs } from './models.js';
+import { documented } from '../http/openapi.js';
 
 export interface ShelfDeps {
   db: Db;
@@ -32,7 +33,7 @@ export function mountModelShelf<M>(router: Router, { db, media, dirs, requireAdm
     ctx.body = await listShelf(db, dirs, shelf);
   });
 
-  router.post('/models', ...requireAdmin, async (ctx) => {
+  router.post('/models', ...requireAdmin, documented({ body: UploadInit }), async (ctx) => {
     ctx.status = 201;
     ctx.body = await openModelUpload(db, media, dirs, shelf, currentUser(ctx), parseBody(ctx, UploadInit));
   });

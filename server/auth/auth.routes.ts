@@ -11,6 +11,7 @@ import { assertStrongPassword } from './password-policy.js';
 import { findUserRow, findUserRowByUsername, replacePasswordHash, toUser, updateUserRow } from '../users/users.repository.js';
 import { readConfigValue } from '../system/config.service.js';
 import { claimLoginAttempt, throttleKeys } from '../security/throttle.js';
+import { documented } from '../http/openapi.js';
 
 const LoginBody = z.object({
   username: z.string().trim().min(1).max(64),
@@ -33,7 +34,7 @@ const DUMMY_HASH = '$argon2id$v=19$m=47104,p=1,t=1$x1X2SqVQCi6nh2IzU/EyOw$IDY4Pz
 export function authRoutes({ db, secrets, requireUser }: Deps): Router {
   const router = new Router();
 
-  router.post('/auth/login', async (ctx) => {
+  router.post('/auth/login', documented({ body: LoginBody }), async (ctx) => {
     const { username, password } = parseBody(ctx, LoginBody);
     const row = await findUserRowByUsername(db, username);
     const keys = throttleKeys(username.toLowerCase(), ctx.ip, row?.role === 'admin');
@@ -62,14 +63,14 @@ export function authRoutes({ db, secrets, requireUser }: Deps): Router {
     ctx.body = currentUser(ctx);
   });
 
-  router.put('/auth/me', requireUser, async (ctx) => {
+  router.put('/auth/me', requireUser, documented({ body: MyPreferences }), async (ctx) => {
     const { id } = currentUser(ctx);
     const { locale } = parseBody(ctx, MyPreferences);
     if (locale !== undefined) await updateUserRow(db, id, { locale });
     ctx.body = toUser((await findUserRow(db, id))!);
   });
 
-  router.put('/auth/password', requireUser, async (ctx) => {
+  router.put('/auth/password', requireUser, documented({ body: PasswordChangeBody }), async (ctx) => {
     const { id } = currentUser(ctx);
     const { current_password, new_password } = parseBody(ctx, PasswordChangeBody);
     const row = (await findUserRow(db, id))!;

@@ -8,6 +8,7 @@ import { HistoryQuery, MessageBody, QuickActionBody } from './chat.schema.js';
 import { coachPrompt } from './coach.js';
 import { appendExchange, clearHistory, recentMessages } from './history.js';
 import { quickActions, runQuickAction } from './quick-actions.js';
+import { documented } from '../http/openapi.js';
 
 /** Aborted when the client goes away before the response is complete. */
 function clientGone(ctx: Context): AbortSignal {
@@ -21,7 +22,7 @@ export function chatRoutes({ db, requireUser }: Deps): Router {
   const router = new Router({ prefix: '/ai-chat' });
   router.use(requireUser);
 
-  router.post('/message', async (ctx) => {
+  router.post('/message', documented({ body: MessageBody }), async (ctx) => {
     const user = currentUser(ctx);
     const input = parseBody(ctx, MessageBody);
     const { messages, product } = await coachPrompt(db, user, input);
@@ -37,13 +38,13 @@ export function chatRoutes({ db, requireUser }: Deps): Router {
     ctx.body = { actions: quickActions() };
   });
 
-  router.post('/quick-action', async (ctx) => {
+  router.post('/quick-action', documented({ body: QuickActionBody }), async (ctx) => {
     const { action_id, params } = parseBody(ctx, QuickActionBody);
     const user = currentUser(ctx);
     ctx.body = await runQuickAction(db, action_id, params, { userId: user.id, role: user.role, signal: clientGone(ctx) });
   });
 
-  router.get('/history', async (ctx) => {
+  router.get('/history', documented({ query: HistoryQuery }), async (ctx) => {
     const { limit } = parseQuery(ctx, HistoryQuery);
     ctx.body = { messages: await recentMessages(db, currentUser(ctx).id, limit) };
   });

@@ -14,6 +14,7 @@ import { adminListenOff, listReportsFor, mayListen, readReport, visibleReport, t
 import { approveDraft, editDraft, getDraft, getOwnReviewItem, listDraftsFor, listOwnReviewItems, markReviewItem, rejectDraft } from './practice.service.js';
 import { RecordingLinks } from './recording-links.js';
 import { reportJobs } from './reports.job.js';
+import { documented } from '../http/openapi.js';
 
 /**
  * Coaching from customer calls under /api/coaching: reports (the rep's own; every report for admins), the call's
@@ -25,7 +26,7 @@ export function coachingRoutes({ db, config, storage, secrets, jobs, requireUser
   const links = new RecordingLinks(secrets.urlSigningSecret);
   const reader = (ctx: Context): Reader => currentUser(ctx);
 
-  router.post('/calls', requireUser, async (ctx) => {
+  router.post('/calls', requireUser, documented({ body: CallBody }), async (ctx) => {
     const input = parseBody(ctx, CallBody);
     // The client going away cancels the analysis (the model call stops), wherever it runs.
     const id = await analyse(reader(ctx), input, clientGone(ctx));
@@ -34,7 +35,7 @@ export function coachingRoutes({ db, config, storage, secrets, jobs, requireUser
     ctx.body = await readReport(db, links, reader(ctx), id);
   });
 
-  router.get('/reports', requireUser, async (ctx) => {
+  router.get('/reports', requireUser, documented({ query: ReportListQuery }), async (ctx) => {
     ctx.body = await listReportsFor(db, reader(ctx), parseQuery(ctx, ReportListQuery));
   });
 
@@ -60,7 +61,7 @@ export function coachingRoutes({ db, config, storage, secrets, jobs, requireUser
     await sendRecording(ctx, db, storage, stored.summary.transcription_id);
   });
 
-  router.get('/review-items', requireUser, async (ctx) => {
+  router.get('/review-items', requireUser, documented({ query: ReviewItemListQuery }), async (ctx) => {
     ctx.body = await listOwnReviewItems(db, links, reader(ctx), parseQuery(ctx, ReviewItemListQuery));
   });
 
@@ -68,13 +69,13 @@ export function coachingRoutes({ db, config, storage, secrets, jobs, requireUser
     ctx.body = await getOwnReviewItem(db, links, reader(ctx), parseId(ctx.params.id, 'Review item'));
   });
 
-  router.put('/review-items/:id', requireUser, async (ctx) => {
+  router.put('/review-items/:id', requireUser, documented({ body: ReviewItemUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Review item');
     const { mastered } = parseBody(ctx, ReviewItemUpdate);
     ctx.body = await markReviewItem(db, links, reader(ctx), id, mastered);
   });
 
-  router.get('/question-drafts', ...requireAdmin, async (ctx) => {
+  router.get('/question-drafts', ...requireAdmin, documented({ query: DraftListQuery }), async (ctx) => {
     ctx.body = await listDraftsFor(db, links, reader(ctx), parseQuery(ctx, DraftListQuery));
   });
 
@@ -82,12 +83,12 @@ export function coachingRoutes({ db, config, storage, secrets, jobs, requireUser
     ctx.body = await getDraft(db, links, reader(ctx), parseId(ctx.params.id, 'Question draft'));
   });
 
-  router.put('/question-drafts/:id', ...requireAdmin, async (ctx) => {
+  router.put('/question-drafts/:id', ...requireAdmin, documented({ body: DraftUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Question draft');
     ctx.body = await editDraft(db, links, reader(ctx), id, parseBody(ctx, DraftUpdate));
   });
 
-  router.post('/question-drafts/:id/audit', ...requireAdmin, async (ctx) => {
+  router.post('/question-drafts/:id/audit', ...requireAdmin, documented({ body: AuditBody }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Question draft');
     const body = parseBody(ctx, AuditBody);
     ctx.body = body.action === 'approve' ? await approveDraft(db, links, reader(ctx), id) : await rejectDraft(db, links, reader(ctx), id, body.reject_reason);

@@ -17,6 +17,7 @@ import { complianceStats, toRuleSetSummary } from './compliance.repository.js';
 import { exportFileName, exportInspections } from './inspections.export.js';
 import { InspectionLinks } from './inspection-links.js';
 import { readConfigValue } from '../system/config.service.js';
+import { documented } from '../http/openapi.js';
 
 /**
  * Compliance inspection under /api/compliance: rule sets and stats for admins; inspections for their rep (every
@@ -28,19 +29,19 @@ export function complianceRoutes({ db, storage, secrets, requireUser, requireAdm
   const reader = (ctx: Context): Reader => currentUser(ctx);
   onClose(onTranscribed(db, (userId, transcription) => inspectTranscribed(db, userId, transcription)));
 
-  router.get('/rule-sets', ...requireAdmin, async (ctx) => {
+  router.get('/rule-sets', ...requireAdmin, documented({ query: RuleSetListQuery }), async (ctx) => {
     ctx.body = (await ruleSets(db, parseQuery(ctx, RuleSetListQuery).status)).map(toRuleSetSummary);
   });
   router.get('/rule-sets/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getRuleSet(db, parseId(ctx.params.id, 'Rule set'));
   });
-  router.post('/rule-sets', ...requireAdmin, async (ctx) => {
+  router.post('/rule-sets', ...requireAdmin, documented({ body: RuleSetCreate }), async (ctx) => {
     const created = await createRuleSet(db, parseBody(ctx, RuleSetCreate));
     ctx.status = 201;
     ctx.set('Location', `/api/compliance/rule-sets/${created.id}`);
     ctx.body = created;
   });
-  router.put('/rule-sets/:id', ...requireAdmin, async (ctx) => {
+  router.put('/rule-sets/:id', ...requireAdmin, documented({ body: RuleSetUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Rule set');
     ctx.body = await editRuleSet(db, id, parseBody(ctx, RuleSetUpdate));
   });
@@ -48,17 +49,17 @@ export function complianceRoutes({ db, storage, secrets, requireUser, requireAdm
     ctx.body = await deactivateRuleSet(db, parseId(ctx.params.id, 'Rule set'));
   });
 
-  router.post('/inspections', requireUser, async (ctx) => {
+  router.post('/inspections', requireUser, documented({ body: InspectBody }), async (ctx) => {
     const input = parseBody(ctx, InspectBody);
     const id = await inspect(db, reader(ctx).id, input, { trigger: 'manual' });
     ctx.status = 201;
     ctx.set('Location', `/api/compliance/inspections/${id}`);
     ctx.body = await readInspection(db, links, reader(ctx), id);
   });
-  router.get('/inspections', requireUser, async (ctx) => {
+  router.get('/inspections', requireUser, documented({ query: InspectionListQuery }), async (ctx) => {
     ctx.body = await listInspectionsFor(db, reader(ctx), parseQuery(ctx, InspectionListQuery));
   });
-  router.get('/inspections/export', ...requireAdmin, async (ctx) => {
+  router.get('/inspections/export', ...requireAdmin, documented({ query: InspectionExportQuery }), async (ctx) => {
     const filter = { ...parseQuery(ctx, InspectionExportQuery), time_zone: await readConfigValue<string>(db, 'timezone') };
     const stream = await exportInspections(db, filter);
     sendWorkbook(ctx, stream, exportFileName(filter));
@@ -85,7 +86,7 @@ export function complianceRoutes({ db, storage, secrets, requireUser, requireAdm
     await sendRecording(ctx, db, storage, stored.inspection.transcription_id);
   });
 
-  router.get('/stats', ...requireAdmin, async (ctx) => {
+  router.get('/stats', ...requireAdmin, documented({ query: StatsQuery }), async (ctx) => {
     ctx.body = await complianceStats(db, parseQuery(ctx, StatsQuery));
   });
 

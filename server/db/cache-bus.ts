@@ -4,6 +4,7 @@
 // and reconnects. SQLite has one server per file: its bus only clears locally.
 import type { Knex } from 'knex';
 import { isPostgres } from './knex.js';
+import { recordCacheBusLag } from '../metrics/metrics.js';
 
 const CHANNEL = 'trainbench_cache';
 const RECONNECT_MS = 500;
@@ -38,6 +39,11 @@ class PostgresCacheBus implements CacheBus {
   private connection: PgConnection | undefined;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * When this node sent each message still on its way back to it (PostgreSQL delivers a NOTIFY to its sender's
+   * LISTEN too): its round trip is the bus's lag (trainbench_cache_bus_lag_seconds), no clocks of two nodes compared.
+   */
+  private readonly sentAt = new Map<string, number[]>();
 
   constructor(
     private readonly db: Knex,
@@ -50,6 +56,8 @@ class PostgresCacheBus implements CacheBus {
     if (this.closed) return void (await client.destroyRawConnection(connection));
     connection.on('notification', ({ channel, payload }) => {
       if (channel !== CHANNEL || !payload) return;
+      const sent = this.sentAt.get(payload)?.shift();
+      if (sent !== undefined) recordCacheBusLag((performance.now() - sent) / 1000);
       const tab = payload.indexOf('\t');
       if (payload.slice(0, tab) === this.schema) this.clearLocal(payload.slice(tab + 1));
     });
@@ -71,7 +79,13 @@ class PostgresCacheBus implements CacheBus {
   }
 
   publish(cache: string): void {
-    this.db.raw('SELECT pg_notify(?, ?)', [CHANNEL, `${this.schema}\t${cache}`]).catch(() => undefined);
+    const payload = `${this.schema}\t${cache}`;
+    const times = this.sentAt.get(payload) ?? [];
+    // A message that never came back (a lost connection) must not keep its entry for ever.
+    if (times.length >= 100) times.shift();
+    times.push(performance.now());
+    this.sentAt.set(payload, times);
+    this.db.raw('SELECT pg_notify(?, ?)', [CHANNEL, payload]).catch(() => undefined);
   }
 
   async close(): Promise<void> {

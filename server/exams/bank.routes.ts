@@ -6,11 +6,12 @@ import { PaperCreate, PaperListQuery, PaperUpdate, QuestionCreate, QuestionListQ
 import { createQuestion, disableQuestion, getQuestion, listQuestions, updateQuestion } from './questions.service.js';
 import { domainCounts } from './questions.repository.js';
 import { createPaper, deactivatePaper, getPaper, listPapers, updatePaper } from './papers.service.js';
+import { documented } from '../http/openapi.js';
 
 export function bankRoutes({ db, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/exam' });
 
-  router.get('/questions', ...requireAdmin, async (ctx) => {
+  router.get('/questions', ...requireAdmin, documented({ query: QuestionListQuery }), async (ctx) => {
     ctx.body = await listQuestions(db, parseQuery(ctx, QuestionListQuery));
   });
   router.get('/questions/domains', ...requireAdmin, async (ctx) => {
@@ -19,12 +20,12 @@ export function bankRoutes({ db, requireAdmin }: Deps): Router {
   router.get('/questions/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getQuestion(db, parseId(ctx.params.id, 'Question'));
   });
-  router.post('/questions', ...requireAdmin, async (ctx) => {
+  router.post('/questions', ...requireAdmin, documented({ body: QuestionCreate }), async (ctx) => {
     const question = await createQuestion(db, parseBody(ctx, QuestionCreate));
     ctx.status = 201;
     ctx.body = question;
   });
-  router.put('/questions/:id', ...requireAdmin, async (ctx) => {
+  router.put('/questions/:id', ...requireAdmin, documented({ body: QuestionUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Question');
     ctx.body = await updateQuestion(db, id, parseBody(ctx, QuestionUpdate));
   });
@@ -32,18 +33,18 @@ export function bankRoutes({ db, requireAdmin }: Deps): Router {
     ctx.body = await disableQuestion(db, parseId(ctx.params.id, 'Question'));
   });
 
-  router.get('/papers', ...requireAdmin, async (ctx) => {
+  router.get('/papers', ...requireAdmin, documented({ query: PaperListQuery }), async (ctx) => {
     ctx.body = await listPapers(db, parseQuery(ctx, PaperListQuery));
   });
   router.get('/papers/:id', ...requireAdmin, async (ctx) => {
     ctx.body = await getPaper(db, parseId(ctx.params.id, 'Exam paper'));
   });
-  router.post('/papers', ...requireAdmin, async (ctx) => {
+  router.post('/papers', ...requireAdmin, documented({ body: PaperCreate }), async (ctx) => {
     const paper = await createPaper(db, parseBody(ctx, PaperCreate));
     ctx.status = 201;
     ctx.body = paper;
   });
-  router.put('/papers/:id', ...requireAdmin, async (ctx) => {
+  router.put('/papers/:id', ...requireAdmin, documented({ body: PaperUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Exam paper');
     ctx.body = await updatePaper(db, id, parseBody(ctx, PaperUpdate));
   });

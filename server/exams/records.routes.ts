@@ -13,11 +13,12 @@ import { listVisibleRecords, recordDetail, recordKey, visibleCertificate } from 
 import { listCertificates } from './certificates.repository.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
 import { readConfigValue } from '../system/config.service.js';
+import { documented } from '../http/openapi.js';
 
 export function recordRoutes({ db, requireUser }: Deps): Router {
   const router = new Router({ prefix: '/exam' });
 
-  router.get('/record', requireUser, async (ctx) => {
+  router.get('/record', requireUser, documented({ query: AdminRecordQuery }), async (ctx) => {
     ctx.body = await listVisibleRecords(db, currentUser(ctx), parseQuery(ctx, AdminRecordQuery));
   });
   router.get('/record/:recordId', requireUser, async (ctx) => {
@@ -41,10 +42,10 @@ export function recordRoutes({ db, requireUser }: Deps): Router {
 export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/system/exam-records' });
 
-  router.get('/', ...requireAdmin, async (ctx) => {
+  router.get('/', ...requireAdmin, documented({ query: AdminRecordQuery }), async (ctx) => {
     ctx.body = await listRecords(db, parseQuery(ctx, AdminRecordQuery));
   });
-  router.get('/export', ...requireAdmin, async (ctx) => {
+  router.get('/export', ...requireAdmin, documented({ query: ExportQuery }), async (ctx) => {
     const filter = { ...parseQuery(ctx, ExportQuery), time_zone: await readConfigValue<string>(db, 'timezone') };
     const stream = await exportRecords(db, filter);
     sendWorkbook(ctx, stream, exportFileName(filter));
@@ -58,10 +59,10 @@ export function adminRecordRoutes({ db, requireAdmin }: Deps): Router {
 
 export function examStatsRoutes({ db, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/system/exam-stats' });
-  router.get('/', ...requireAdmin, async (ctx) => {
+  router.get('/', ...requireAdmin, documented({ query: StatsQuery }), async (ctx) => {
     ctx.body = await examStats(db, parseQuery(ctx, StatsQuery));
   });
-  router.get('/not-taken', ...requireAdmin, async (ctx) => {
+  router.get('/not-taken', ...requireAdmin, documented({ query: NotTakenQuery }), async (ctx) => {
     ctx.body = await notTaken(db, parseQuery(ctx, NotTakenQuery));
   });
   return router;

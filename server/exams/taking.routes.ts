@@ -10,6 +10,7 @@ import { getSessionState, saveAnswers, sessionExplanations, startExam, startRetr
 import { submitExam } from './submit.service.js';
 import type { SubmitPipeline } from './submit-pipeline.js';
 import { deleteMistake, listMistakes } from './mistakes.repository.js';
+import { documented } from '../http/openapi.js';
 
 export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline): Router {
   const router = new Router({ prefix: '/exam' });
@@ -17,10 +18,10 @@ export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline
   router.get('/list', requireUser, async (ctx) => {
     ctx.body = await listExams(db, currentUser(ctx));
   });
-  router.get('/cover', requireUser, async (ctx) => {
+  router.get('/cover', requireUser, documented({ query: PaperIdQuery }), async (ctx) => {
     ctx.body = await examCover(db, currentUser(ctx), parseQuery(ctx, PaperIdQuery).id);
   });
-  router.post('/start', requireUser, async (ctx) => {
+  router.post('/start', requireUser, documented({ body: StartBody }), async (ctx) => {
     ctx.body = await startExam(db, currentUser(ctx), parseBody(ctx, StartBody).paper_id);
   });
   router.get('/sessions/:sessionId', requireUser, async (ctx) => {
@@ -29,14 +30,14 @@ export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline
   router.get('/sessions/:sessionId/explanations', requireUser, async (ctx) => {
     ctx.body = await sessionExplanations(db, currentUser(ctx), ctx.params.sessionId!);
   });
-  router.put('/sessions/:sessionId/answers', requireUser, async (ctx) => {
+  router.put('/sessions/:sessionId/answers', requireUser, documented({ body: SaveAnswersBody }), async (ctx) => {
     ctx.body = await saveAnswers(db, currentUser(ctx), ctx.params.sessionId!, parseBody(ctx, SaveAnswersBody).answers);
   });
-  router.post('/submit', requireUser, async (ctx) => {
+  router.post('/submit', requireUser, documented({ body: SubmitBody }), async (ctx) => {
     ctx.body = await submitExam(db, pipeline, currentUser(ctx), parseBody(ctx, SubmitBody));
   });
 
-  router.get('/mistakes', requireUser, async (ctx) => {
+  router.get('/mistakes', requireUser, documented({ query: MistakeQuery }), async (ctx) => {
     ctx.body = await listMistakes(db, currentUser(ctx), parseQuery(ctx, MistakeQuery));
   });
   router.delete('/mistakes/:id', requireUser, async (ctx) => {
@@ -44,7 +45,7 @@ export function takingRoutes({ db, requireUser }: Deps, pipeline: SubmitPipeline
     if (!(await deleteMistake(db, currentUser(ctx).id, id))) throw notFound('Mistake');
     ctx.body = { id, deleted: true };
   });
-  router.post('/mistakes/retry', requireUser, async (ctx) => {
+  router.post('/mistakes/retry', requireUser, documented({ body: RetryBody }), async (ctx) => {
     ctx.body = await startRetry(db, currentUser(ctx), parseBody(ctx, RetryBody));
   });
 

@@ -1,7 +1,7 @@
 // The laptop's job queue: in this process, up to the kind's concurrency at once (one by default), lost when the
 // process ends; each kind's unfinished() picks its enqueued work up again at the next start. A job someone awaits
 // (run) is settled through its waiter; a failure is retried up to the kind's retryLimit before the waiter hears it.
-import type { JobContext, JobKind, JobQueue, RunOptions } from './queue.js';
+import { scheduledKind, type Every, type JobContext, type JobKind, type JobQueue, type RunOptions } from './queue.js';
 import { answerOf, cancelledElsewhere, JobFailed, settle, type Outcome } from './outcome.js';
 
 const STOP_GRACE_MS = 5000;
@@ -34,10 +34,33 @@ const nodeStopped = () => new Error('the node stopped');
 
 export class InProcessJobQueue implements JobQueue {
   private readonly lanes = new Map<string, Lane>();
+  private readonly schedules = new Map<string, Every>();
+  private readonly timers = new Set<NodeJS.Timeout>();
   private started = false;
   private stopped = false;
 
   constructor(private readonly log: (err: unknown) => void) {}
+
+  schedule(name: string, every: Every, task: (job: JobContext) => Promise<void>): void {
+    const kind = scheduledKind(name);
+    this.register({ name: kind, retryLimit: 0, leaseSeconds: 3600, run: (_payload: unknown, job) => task(job) });
+    this.schedules.set(kind, every);
+  }
+
+  async queued(): Promise<Record<string, number>> {
+    return Object.fromEntries([...this.lanes].map(([name, lane]) => [name, lane.waiting.length]));
+  }
+
+  /** Queues the task each period; a tick while one is still waiting adds nothing (enqueue keeps one per key). */
+  private tick(kind: string, { everyMs }: Every, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.stopped) return;
+      void this.enqueue(kind, 'tick', {}).catch(this.log);
+      this.tick(kind, { everyMs }, everyMs);
+    }, delayMs).unref();
+    this.timers.add(timer);
+  }
 
   register<P, R = void>(kind: JobKind<P, R>): void {
     this.lanes.set(kind.name, { kind: kind as JobKind<unknown, unknown>, waiting: [], running: new Set() });
@@ -87,10 +110,13 @@ export class InProcessJobQueue implements JobQueue {
       for (const { key, payload } of (await lane.kind.unfinished?.().catch((err) => (this.log(err), []))) ?? []) await this.enqueue(lane.kind.name, key, payload);
       this.pump(lane);
     }
+    for (const [kind, every] of this.schedules) this.tick(kind, every, every.firstAfterMs ?? Math.min(every.everyMs, 1000));
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     const running: Promise<void>[] = [];
     for (const lane of this.lanes.values()) {
       for (const job of lane.waiting.splice(0)) job.waiter?.reject(nodeStopped());

@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { JobContext, JobKind, JobQueue, RunOptions } from './queue.js';
+import { scheduledKind, type Every, type JobContext, type JobKind, type JobQueue, type RunOptions } from './queue.js';
 import { answerOf, cancelledElsewhere, JobFailed, settle, type Outcome } from './outcome.js';
 import { withStartupLock } from '../db/startup-lock.js';
 
@@ -90,6 +90,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly running = new Set<Running>();
   private readonly boss: PgBoss;
   private readonly connections: JobsConnections;
+  private readonly schedules = new Map<string, Every>();
+  private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
   constructor(private readonly options: PgBossOptions) {
@@ -105,6 +107,39 @@ export class PgBossJobQueue implements JobQueue {
 
   register<P, R = void>(kind: JobKind<P, R>): void {
     this.kinds.set(kind.name, kind as JobKind<unknown, unknown>);
+  }
+
+  schedule(name: string, every: Every, task: (job: JobContext) => Promise<void>): void {
+    const kind = scheduledKind(name);
+    this.register({ name: kind, retryLimit: 0, leaseSeconds: Math.max(60, Math.ceil(every.everyMs / 1000) * 2), run: (_payload: unknown, job) => task(job) });
+    this.schedules.set(kind, every);
+  }
+
+  async queued(): Promise<Record<string, number>> {
+    const { rows } = await this.boss.getDb().executeSql(`SELECT name, count(*)::int AS n FROM ${jobsSchemaOf(this.options.schema)}.job WHERE state IN ('created', 'retry') GROUP BY name`, []);
+    const counts: Record<string, number> = Object.fromEntries([...this.kinds.keys()].map((name) => [name, 0]));
+    for (const row of rows as { name: string; n: number }[]) counts[row.name] = row.n;
+    return counts;
+  }
+
+  /**
+   * Every node sends the task's job each period; the job's singleton slot (pg-boss's singletonSeconds, computed from
+   * the database's clock, with a unique index) lets one per slot in: the task runs once per period in the cluster.
+   */
+  private tick(kind: string, every: Every, delayMs: number): void {
+    const slotSeconds = Math.max(1, Math.round(every.everyMs / 1000));
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.stopped) return;
+      this.boss
+        .send(kind, {}, { singletonSeconds: slotSeconds, retryLimit: 0, expireInSeconds: this.kind(kind).leaseSeconds })
+        .then((id) => {
+          if (id) for (const worker of this.workers.get(kind) ?? []) this.boss.notifyWorker(worker);
+        })
+        .catch(this.options.log);
+      this.tick(kind, every, slotSeconds * 1000);
+    }, delayMs).unref();
+    this.timers.add(timer);
   }
 
   private kind(name: string): JobKind<unknown, unknown> {
@@ -161,7 +196,9 @@ export class PgBossJobQueue implements JobQueue {
         // 'stately': one job per key waiting and one running, so a key queued twice is run once. 'singleton' with
         // one key for every job: one running in the whole cluster, the others waiting.
         if (!(await this.boss.getQueue(kind.name))) {
-          await this.boss.createQueue(kind.name, { name: kind.name, policy: kind.oneAtATime ? 'singleton' : 'stately', retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
+          // A scheduled task's queue is 'standard': its jobs are kept apart by their slot (see tick).
+          const policy = this.schedules.has(kind.name) ? 'standard' : kind.oneAtATime ? 'singleton' : 'stately';
+          await this.boss.createQueue(kind.name, { name: kind.name, policy, retryLimit: kind.retryLimit, expireInSeconds: kind.leaseSeconds });
         }
       }
     });
@@ -181,6 +218,7 @@ export class PgBossJobQueue implements JobQueue {
       }
       this.workers.set(kind.name, ids);
     }
+    for (const [kind, every] of this.schedules) this.tick(kind, every, every.firstAfterMs ?? Math.min(every.everyMs, 1000));
   }
 
   /** The handler's outcome becomes the job's output; a failure is thrown for pg-boss to record and retry. */
@@ -212,6 +250,8 @@ export class PgBossJobQueue implements JobQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     for (const name of this.kinds.keys()) await this.boss.offWork(name).catch(() => undefined);
     const running = [...this.running];
     for (const job of running) job.abort.abort(nodeStopped());

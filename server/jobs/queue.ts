@@ -39,8 +39,27 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** How often a scheduled task runs. */
+export interface Every {
+  /** Milliseconds between runs (whole seconds on PostgreSQL, where a run is claimed per slot of that length). */
+  everyMs: number;
+  /** The first run this long after start (by default within a second, or the period when shorter). */
+  firstAfterMs?: number;
+}
+
+/** The job kind a scheduled task runs as (what the metrics call it). */
+export const scheduledKind = (name: string): string => `schedule.${name}`;
+
 export interface JobQueue {
   register<P, R = void>(kind: JobKind<P, R>): void;
+  /**
+   * A periodic task, run as job kind `schedule.<name>`: in this process on a laptop; on PostgreSQL once per cluster
+   * per period, on whichever node claimed that period's job. Declared before start(); a run not finished when the
+   * next is due is not doubled (that tick is skipped). A failed run is not retried: the next tick is its retry.
+   */
+  schedule(name: string, every: Every, task: (job: JobContext) => Promise<void>): void;
+  /** Jobs waiting per kind (this node's on a laptop, the cluster's on PostgreSQL), for the metrics. */
+  queued(): Promise<Record<string, number>>;
   /** Queues the payload; a key already waiting is not queued twice. */
   enqueue<P>(name: string, key: string, payload: P): Promise<void>;
   /**

@@ -11,6 +11,7 @@ import { MAX_PACK_BYTES } from './packs.import.js';
 import { importJobs } from './packs.import-job.js';
 import { ExportBody } from './packs.schema.js';
 import { newWorkFolder, packDirs, preparePackDirs, removeFolder } from './packs.storage.js';
+import { documented } from '../http/openapi.js';
 
 /** /api/knowledge-packs/*: this install's signing key, export of approved knowledge as a signed pack, import of one. */
 export function knowledgePackRoutes({ db, config, storage, knowledgeStorage, secrets, jobs, requireAdmin }: Deps): Router {
@@ -26,7 +27,7 @@ export function knowledgePackRoutes({ db, config, storage, knowledgeStorage, sec
 
   // Built into a file under DATA_DIR first (so failures still get an error envelope and the length is known),
   // then streamed; the work folder goes when the response is over, however it ends.
-  router.post('/export', ...requireAdmin, async (ctx) => {
+  router.post('/export', ...requireAdmin, documented({ body: ExportBody }), async (ctx) => {
     const selection = parseBody(ctx, ExportBody);
     const work = await newWorkFolder(dirs);
     try {

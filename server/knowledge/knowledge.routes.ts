@@ -8,6 +8,7 @@ import { getSource, rejectSource, scanKnowledgeDir } from './knowledge.service.j
 import { searchChunks } from './search.js';
 import { approveJobs } from './approve.job.js';
 import { AuditBody, AuditListQuery, SearchQuery } from './knowledge.schema.js';
+import { documented } from '../http/openapi.js';
 
 export function knowledgeRoutes({ db, config, jobs, knowledgeStorage, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/knowledge' });
@@ -17,11 +18,11 @@ export function knowledgeRoutes({ db, config, jobs, knowledgeStorage, requireUse
     ctx.body = await scanKnowledgeDir(db, knowledgeStorage);
   });
 
-  router.get('/audit-list', ...requireAdmin, async (ctx) => {
+  router.get('/audit-list', ...requireAdmin, documented({ query: AuditListQuery }), async (ctx) => {
     ctx.body = await listSources(db, parseQuery(ctx, AuditListQuery));
   });
 
-  router.post('/audit/:id', ...requireAdmin, async (ctx) => {
+  router.post('/audit/:id', ...requireAdmin, documented({ body: AuditBody }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Knowledge source');
     const body = parseBody(ctx, AuditBody);
     const reviewer = currentUser(ctx).id;
@@ -34,7 +35,7 @@ export function knowledgeRoutes({ db, config, jobs, knowledgeStorage, requireUse
     ctx.body = await getSource(db, parseId(ctx.params.id, 'Knowledge source'));
   });
 
-  router.get('/search', requireUser, async (ctx) => {
+  router.get('/search', requireUser, documented({ query: SearchQuery }), async (ctx) => {
     const { q, limit } = parseQuery(ctx, SearchQuery);
     ctx.body = await searchChunks(db, q, limit);
   });

@@ -8,6 +8,7 @@ import { LeaderboardQuery, ProgressUpdate, UserScopeQuery } from './learning.sch
 import { courseProgress, progressOverview, updateProgress } from './progress.service.js';
 import { leaderboard, pointsSummary } from './points.service.js';
 import { myPosition } from './my-position.service.js';
+import { documented } from '../http/openapi.js';
 
 /** The user whose data is asked for: the caller, or with `user_id` another user for an admin (403 for an employee). */
 function scopedUserId(ctx: Context): number {
@@ -28,7 +29,7 @@ export function learningRoutes({ db, requireUser }: Deps): Router {
   router.get('/progress/:courseId', requireUser, async (ctx) => {
     ctx.body = await courseProgress(db, scopedUserId(ctx), parseId(ctx.params.courseId, 'Course'));
   });
-  router.put('/progress/:courseId', requireUser, async (ctx) => {
+  router.put('/progress/:courseId', requireUser, documented({ body: ProgressUpdate }), async (ctx) => {
     const courseId = parseId(ctx.params.courseId, 'Course');
     ctx.body = await updateProgress(db, currentUser(ctx).id, courseId, parseBody(ctx, ProgressUpdate).status);
   });
@@ -39,7 +40,7 @@ export function learningRoutes({ db, requireUser }: Deps): Router {
   router.get('/points', requireUser, async (ctx) => {
     ctx.body = await pointsSummary(db, scopedUserId(ctx));
   });
-  router.get('/leaderboard', requireUser, async (ctx) => {
+  router.get('/leaderboard', requireUser, documented({ query: LeaderboardQuery }), async (ctx) => {
     ctx.body = await leaderboard(db, parseQuery(ctx, LeaderboardQuery));
   });
 

@@ -3,6 +3,8 @@
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { DEFAULT_ROTATION, RotatingFile, type RotationOptions } from './rotating-file.js';
+import { scrub, structuredLogger, type LogTarget, type StructuredLogger } from './structured.js';
+import type { LevelWithSilent } from 'pino';
 
 export interface Logger {
   info(message: string, ...details: unknown[]): void;
@@ -59,10 +61,11 @@ export function fileLogger(file: string, { echo = false, rotation = DEFAULT_ROTA
  * For dedicated processes only (the server's own process, the headless server), never in a test process that
  * hosts several servers.
  */
-export function captureConsole(file: Logger): void {
+export function captureConsole(file: Logger, { echo = true }: { echo?: boolean } = {}): void {
   const { log, info, warn, error } = console;
+  // Without echo (the log itself goes to stdout) console lines are only the log's lines: one JSON object each.
   const tee = (original: (...args: unknown[]) => void, level: 'info' | 'error') => (...args: unknown[]) => {
-    original.apply(console, args);
+    if (echo) original.apply(console, args);
     file[level](args.map(describe).join(' '));
   };
   console.log = tee(log, 'info');
@@ -76,3 +79,17 @@ export const consoleLogger: Logger = {
   info: (message, ...details) => console.log(message, ...details),
   error: (message, ...details) => console.error(message, ...details),
 };
+
+/** The Logger interface over the structured log: a message and its details as one scrubbed text. */
+export function asLogger(log: StructuredLogger): Logger {
+  const text = (message: string, details: unknown[]) => scrub([message, ...details.map(describe)].join(' '));
+  return {
+    info: (message, ...details) => log.info(text(message, details)),
+    error: (message, ...details) => log.error(text(message, details)),
+  };
+}
+
+/** The server process's structured log: LOG_TARGET=file writes `server.log` in the logs folder, stdout the stream. */
+export function serverStructuredLog(config: { dataDir: string; logTarget: LogTarget; logLevel: LevelWithSilent }): StructuredLogger {
+  return structuredLogger({ target: config.logTarget, file: path.join(logsDir(config.dataDir), 'server.log'), level: config.logLevel });
+}

@@ -38,9 +38,12 @@ export function mediaRoutes({ db, config, storage, secrets, jobs, requireUser, r
     .then(() => reopenInterruptedMerges(db))
     .then(sweep)
     .catch(log);
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  // The start swept already (above): the next sweep one period later.
+  jobs.schedule('media-sweep', { everyMs: SWEEP_INTERVAL_MS, firstAfterMs: SWEEP_INTERVAL_MS }, async () => {
+    await startup;
+    await sweepUploads(db, media);
+  });
   onClose(async () => {
-    clearInterval(timer);
     await startup;
     await writesBehind.settleAll();
     await media.chunks.closeAll();

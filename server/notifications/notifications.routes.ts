@@ -7,6 +7,7 @@ import { forbidden, notFound } from '../http/errors.js';
 import { parseBody, parseId, parseQuery, QueryBool } from '../http/validate.js';
 import { nameText } from '../http/plain-text.js';
 import { findNotification, listNotifications, markAllRead, markRead, notify, unreadCount } from './notifications.service.js';
+import { documented } from '../http/openapi.js';
 
 const ListQuery = z.object({ unread_only: QueryBool.optional() });
 
@@ -23,7 +24,7 @@ export function notificationRoutes({ db, requireUser, requireAdmin }: Deps): Rou
   const router = new Router({ prefix: '/notifications' });
   router.use(requireUser);
 
-  router.post('/', ...requireAdmin, async (ctx) => {
+  router.post('/', ...requireAdmin, documented({ body: SendBody }), async (ctx) => {
     const body = parseBody(ctx, SendBody);
     const sent =
       'user_id' in body ? await notify.user(db, body.user_id, body)
@@ -34,7 +35,7 @@ export function notificationRoutes({ db, requireUser, requireAdmin }: Deps): Rou
     ctx.body = { sent };
   });
 
-  router.get('/', async (ctx) => {
+  router.get('/', documented({ query: ListQuery }), async (ctx) => {
     const { unread_only } = parseQuery(ctx, ListQuery);
     ctx.body = await listNotifications(db, currentUser(ctx).id, unread_only ?? false);
   });

@@ -8,6 +8,7 @@ import { categoriesJson, listProductsJson } from './products.repository.js';
 import { createProduct, deactivateProduct, getProductDetail, updateProduct } from './products.service.js';
 import { importProducts } from './products.import.js';
 import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
+import { documented } from '../http/openapi.js';
 
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 
@@ -16,7 +17,7 @@ const DryRun = z.object({ dry_run: QueryBool });
 export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/products' });
 
-  router.get('/', requireUser, async (ctx) => {
+  router.get('/', requireUser, documented({ query: ListQuery }), async (ctx) => {
     ctx.body = await listProductsJson(db, parseQuery(ctx, ListQuery));
   });
 
@@ -39,13 +40,13 @@ export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
     ctx.body = await getProductDetail(db, parseId(ctx.params.id, 'Product'));
   });
 
-  router.post('/', ...requireAdmin, async (ctx) => {
+  router.post('/', ...requireAdmin, documented({ body: ProductCreate }), async (ctx) => {
     const product = await createProduct(db, parseBody(ctx, ProductCreate));
     ctx.status = 201;
     ctx.body = product;
   });
 
-  router.put('/:id', ...requireAdmin, async (ctx) => {
+  router.put('/:id', ...requireAdmin, documented({ body: ProductUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Product');
     ctx.body = await updateProduct(db, id, parseBody(ctx, ProductUpdate));
   });

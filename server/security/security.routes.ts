@@ -6,6 +6,7 @@ import { Paging, parseQuery } from '../http/validate.js';
 import { notFound } from '../http/errors.js';
 import { audit, listAudit } from './audit.js';
 import { listLockouts } from './throttle.js';
+import { documented } from '../http/openapi.js';
 
 const AuditQuery = Paging.extend({
   action: z.string().max(64).optional(),
@@ -26,7 +27,7 @@ export function securityRoutes({ db, requireAdmin }: Deps): Router {
     await audit(db, ctx, { action: 'auth.lockout_lifted', target: key });
     ctx.body = { lifted: true };
   });
-  router.get('/audit', async (ctx) => {
+  router.get('/audit', documented({ query: AuditQuery }), async (ctx) => {
     ctx.body = await listAudit(db, parseQuery(ctx, AuditQuery));
   });
   return router;

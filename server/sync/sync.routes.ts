@@ -12,23 +12,29 @@ import { pullPage } from './pull.central.js';
 import { serveFile } from './files.central.js';
 import { receiveUpload, uploadState } from './uploads.central.js';
 import { BranchSync } from './branch/runner.js';
+import { isPostgres } from '../db/knex.js';
+import { markAuth } from '../http/openapi.js';
 import { ConfigBody, DeviceBody, EnrolBody, PullQuery, PushBody } from './sync.schema.js';
 import { now } from '../db/time.js';
+import { documented } from '../http/openapi.js';
 
 const fileGid = (gid: string | undefined): string => {
   if (!gid || !/^[0-9a-f-]{36}$/.test(gid)) throw notFound('File');
   return gid;
 };
 
-export function syncRoutes({ db, config, storage, requireAdmin, requireUser, onClose }: Deps): Router {
+export function syncRoutes({ db, config, storage, jobs, requireAdmin, requireUser, onClose }: Deps): Router {
   const router = new Router();
-  const device = requireDevice(db);
+  const device = markAuth(requireDevice(db), 'device');
   const branch = new BranchSync(db, config.dataDir, config.syncIntervalSeconds, storage);
   void branch.start();
+  // A laptop's periodic sync (a central server on PostgreSQL is never a branch): the job looks each second whether
+  // the run's time (interval, or backoff while offline) has come.
+  if (!isPostgres(db)) jobs.schedule('sync-branch', { everyMs: 1000 }, () => branch.runIfDue());
   onClose(() => branch.stop());
 
   // ---- central, admin
-  router.post('/sync/devices', ...requireAdmin, async (ctx) => {
+  router.post('/sync/devices', ...requireAdmin, documented({ body: DeviceBody }), async (ctx) => {
     const { name } = parseBody(ctx, DeviceBody);
     ctx.status = 201;
     ctx.body = await createDevice(db, ctx, name);
@@ -42,15 +48,15 @@ export function syncRoutes({ db, config, storage, requireAdmin, requireUser, onC
   });
 
   // ---- central, device-authenticated
-  router.post('/sync/enrol', async (ctx) => {
+  router.post('/sync/enrol', documented({ body: EnrolBody }), async (ctx) => {
     const { enrolment_token, app_version } = parseBody(ctx, EnrolBody);
     ctx.body = await enrol(db, ctx, enrolment_token, app_version ?? null);
   });
-  router.post('/sync/push', device, async (ctx) => {
+  router.post('/sync/push', device, documented({ body: PushBody }), async (ctx) => {
     const { changes } = parseBody(ctx, PushBody);
     ctx.body = { results: await receivePush(db, ctx, currentDevice(ctx), changes, storage) };
   });
-  router.get('/sync/pull', device, async (ctx) => {
+  router.get('/sync/pull', device, documented({ query: PullQuery }), async (ctx) => {
     const { cursor, limit } = parseQuery(ctx, PullQuery);
     const page = await pullPage(db, storage, cursor, limit);
     await touchDevice(db, currentDevice(ctx).id, { last_pull_at: now(), last_pull_cursor: page.cursor });
@@ -68,7 +74,7 @@ export function syncRoutes({ db, config, storage, requireAdmin, requireUser, onC
   });
 
   // ---- branch, admin
-  router.put('/sync/config', ...requireAdmin, async (ctx) => {
+  router.put('/sync/config', ...requireAdmin, documented({ body: ConfigBody }), async (ctx) => {
     const input = parseBody(ctx, ConfigBody);
     await branch.enrol(input);
     await audit(db, ctx, { action: 'sync.branch_enrolled', target: input.central_url });

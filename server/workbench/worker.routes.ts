@@ -9,6 +9,7 @@ import { workerChat } from './worker-chat.js';
 import { findArtifact, findOwnTask, findRun, listArtifacts, listRuns, listTasksOfOwners } from './tasks.repository.js';
 import { deleteTask, updateTask } from './tasks.service.js';
 import { createProject, deleteProject, findOwnProject, getProjectDetail, listProjectsOfOwners, updateProject } from './projects.service.js';
+import { documented } from '../http/openapi.js';
 
 /** /api/worker: the caller's chat, tasks (with runs and artifacts) and projects. Everything is owner-scoped. */
 export function workerRoutes({ db, nodeId, requireUser }: Deps): Router {
@@ -18,12 +19,12 @@ export function workerRoutes({ db, nodeId, requireUser }: Deps): Router {
   /** The caller's task named in the path: 404 for another user's. */
   const ownTask = (ctx: Context) => findOwnTask(db, me(ctx), parseId(ctx.params.id, 'Task'));
 
-  router.post('/chat', async (ctx) => {
+  router.post('/chat', documented({ body: WorkerChatBody }), async (ctx) => {
     const plan = await planExchange(db, me(ctx), parseBody(ctx, WorkerChatBody));
     await workerChat(ctx, db, plan, nodeId);
   });
 
-  router.get('/my-tasks', async (ctx) => {
+  router.get('/my-tasks', documented({ query: TaskListQuery }), async (ctx) => {
     const filter = parseQuery(ctx, TaskListQuery);
     if (filter.project_id !== undefined) await findOwnProject(db, me(ctx), filter.project_id);
     ctx.body = await listTasksOfOwners(db, [me(ctx)], filter);
@@ -31,7 +32,7 @@ export function workerRoutes({ db, nodeId, requireUser }: Deps): Router {
   router.get('/my-tasks/:id', async (ctx) => {
     ctx.body = await ownTask(ctx);
   });
-  router.put('/my-tasks/:id', async (ctx) => {
+  router.put('/my-tasks/:id', documented({ body: TaskUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Task');
     ctx.body = await updateTask(db, me(ctx), id, parseBody(ctx, TaskUpdate));
   });
@@ -53,10 +54,10 @@ export function workerRoutes({ db, nodeId, requireUser }: Deps): Router {
     ctx.body = await findArtifact(db, task.id, parseId(ctx.params.artifactId, 'Artifact'));
   });
 
-  router.get('/projects', async (ctx) => {
+  router.get('/projects', documented({ query: SearchPaging }), async (ctx) => {
     ctx.body = await listProjectsOfOwners(db, [me(ctx)], parseQuery(ctx, SearchPaging));
   });
-  router.post('/projects', async (ctx) => {
+  router.post('/projects', documented({ body: ProjectCreate }), async (ctx) => {
     const project = await createProject(db, me(ctx), parseBody(ctx, ProjectCreate));
     ctx.status = 201;
     ctx.body = project;
@@ -64,7 +65,7 @@ export function workerRoutes({ db, nodeId, requireUser }: Deps): Router {
   router.get('/projects/:id', async (ctx) => {
     ctx.body = await getProjectDetail(db, me(ctx), parseId(ctx.params.id, 'Project'));
   });
-  router.put('/projects/:id', async (ctx) => {
+  router.put('/projects/:id', documented({ body: ProjectUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Project');
     ctx.body = await updateProject(db, me(ctx), id, parseBody(ctx, ProjectUpdate));
   });

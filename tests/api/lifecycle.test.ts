@@ -38,8 +38,8 @@ describe('quit and restart (npm run server)', { skip: usingPostgres && 'the writ
     assert.equal(await sizeOf(path.join(dir, 'trainbench.sqlite-wal')), 0, 'nothing is left in the write-ahead log');
     assert.equal(await exists(path.join(dir, 'server.running')), false);
     const log = await fs.readFile(path.join(dir, 'logs', 'server.log'), 'utf8');
-    assert.match(log, /INFO  server \S+ \(API 1\.3\.0\) ready on http:\/\/127\.0\.0\.1:\d+ in \d+ ms from process start; SQLite 3\.\d+\.\d+, schema \d{3}_\w+/);
-    assert.match(log, /INFO  server stopped cleanly; write-ahead log checkpointed/);
+    assert.match(log, /"level":"info",.*"msg":"server \S+ \(API 1\.3\.0\) ready on http:\/\/127\.0\.0\.1:\d+ in \d+ ms from process start; SQLite 3\.\d+\.\d+, schema \d{3}_\w+/);
+    assert.match(log, /"level":"info",.*"msg":"server stopped cleanly; write-ahead log checkpointed"/);
     assert.doesNotMatch(log, /generated password/, 'no password in the log');
 
     const second = await startCli(env);
@@ -81,7 +81,7 @@ describe('quit and restart (npm run server)', { skip: usingPostgres && 'the writ
     try {
       assert.match(second.output, /recovered from an unclean stop: the previous server \(pid \d+, started \S+\) did not shut down cleanly; SQLite replayed its write-ahead log/);
       const log = await fs.readFile(path.join(dir, 'logs', 'server.log'), 'utf8');
-      assert.match(log, /ERROR recovered from an unclean stop/);
+      assert.match(log, /"level":"error",.*"msg":"recovered from an unclean stop/);
       const stored = new Set<string>((await new ApiClient(second.url).get('/api/system/departments', { token })).body.data.map((d: { name: string }) => d.name));
       const lost = acknowledged.filter((name) => !stored.has(name));
       assert.deepEqual(lost, [], `${acknowledged.length} writes were acknowledged before the kill`);

@@ -16,6 +16,7 @@ import { applyPage } from './apply.js';
 import { EnrolmentAnswer, PullAnswer, PushAnswer } from './answers.js';
 import { downloadFiles, pendingFiles, type Progress } from './files.js';
 import { appVersion } from '../../system/update-status.js';
+import { recordSyncBatch } from '../../metrics/metrics.js';
 
 const PUSH_BATCH = 500;
 /** The central server takes JSON bodies up to 2 MB: a batch of long exams is halved until it fits well within. */
@@ -35,7 +36,6 @@ export class BranchSync {
   private state: SyncState = 'idle';
   private pendingDown = 0;
   private running: Promise<SyncRunSummary> | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private nextRunAt: Date | undefined;
   private failures = 0;
   private stopped = false;
@@ -60,7 +60,7 @@ export class BranchSync {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.nextRunAt = undefined;
   }
 
   async indicator(): Promise<SyncIndicator> {
@@ -132,7 +132,7 @@ export class BranchSync {
     if (!e) throw new AppError(409, SyncErrorCode.notEnrolled, 'This laptop is not enrolled with a central server');
     const started = Date.now();
     this.state = 'running';
-    clearTimeout(this.timer);
+    this.nextRunAt = undefined;
     try {
       const summary = { ...(await this.push(e)), ...(await this.pull(e)), files: await downloadFiles(this.db, centralOf(e), this.files, this.progress) };
       await updateEnrolment(this.db, { last_success_at: now(), last_error: null });
@@ -163,6 +163,7 @@ export class BranchSync {
       building = nextBatch(this.db, changes.at(-1)!.seq);
       building.catch(() => undefined); // awaited at the next turn; a failure of this push comes first
       const { results } = await callCentral(centralOf(e), 'POST', '/api/sync/push', PushAnswer, { changes: changes.map((c) => c.change) });
+      recordSyncBatch('push', changes.length);
       await markSent(this.db, results);
       pushed += results.filter((r) => r.outcome === 'accepted').length;
       conflicts += results.filter((r) => r.outcome === 'refused' || r.outcome === 'conflict').length;
@@ -179,18 +180,23 @@ export class BranchSync {
         throw new CentralError('The central server says more changes wait but sent none, or did not move on: is the URL right?', false);
       }
       pulled += await applyPulledPage(this.db, this.files, page.changes, page.cursor);
+      recordSyncBatch('pull', page.changes.length);
       cursor = page.cursor;
       this.pendingDown = page.remaining;
       if (!page.more) return { pulled };
     }
   }
 
+  /** The next periodic run's time; the app's scheduled job `schedule.sync-branch` starts it (runIfDue). */
   private schedule(seconds: number): void {
-    clearTimeout(this.timer);
     if (this.stopped) return;
     this.nextRunAt = new Date(Date.now() + seconds * 1000);
-    this.timer = setTimeout(() => void this.run().catch(() => undefined), seconds * 1000);
-    this.timer.unref();
+  }
+
+  /** Runs the periodic sync when its time has come (called by the scheduled job each second). */
+  async runIfDue(): Promise<void> {
+    if (this.stopped || this.running || !this.nextRunAt || Date.now() < +this.nextRunAt) return;
+    await this.run().catch(() => undefined);
   }
 }
 
