@@ -20,6 +20,7 @@ import * as review from './023_review.js';
 import * as compliance from './022_compliance.js';
 import * as modelStore from './025_model_store.js';
 import * as audioJobRuns from './026_audio_job_runs.js';
+import * as roleplay from './027_roleplay.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '024_job_keys': jobKeys,
   '025_model_store': modelStore,
   '026_audio_job_runs': audioJobRuns,
+  '027_roleplay': roleplay,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
