@@ -18,7 +18,7 @@ const Timestamp = z
     return new Date(time).toISOString();
   });
 
-const Item = z.object({ type: z.enum(['exam', 'course']), id }).strict();
+const Item = z.object({ type: z.enum(['exam', 'course', 'roleplay']), id }).strict();
 const Target = z.object({ department_ids: ids.optional(), position_ids: ids.optional(), user_ids: ids.optional() }).strict();
 
 export const CreateBody = z
