@@ -2,6 +2,9 @@
 // sessions reps play with their turns and report (they sync up once finished, like exam records), and a scenario as
 // an assignment's item.
 import type { Knex } from 'knex';
+import { trackChanges, untrackChanges } from './014_sync.js';
+
+const TRACKED = [['roleplay_scenarios', 'roleplay_scenario']] as const;
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('roleplay_scenarios', (t) => {
@@ -23,6 +26,7 @@ export async function up(db: Knex): Promise<void> {
     t.string('updated_at', 32).notNullable();
     t.index(['status']);
   });
+  await trackChanges(db, TRACKED);
   await db.schema.createTable('roleplay_sessions', (t) => {
     t.increments('id');
     t.string('gid', 36).notNullable().unique();
@@ -45,9 +49,8 @@ export async function up(db: Knex): Promise<void> {
     t.index(['user_id', 'created_at']);
     t.index(['scenario_id', 'status']);
   });
-  await db.schema.alterTable('assignments', (t) => {
-    t.integer('scenario_id').nullable().references('roleplay_scenarios.id').onDelete('CASCADE');
-  });
+  // A plain ADD COLUMN: knex would rebuild the SQLite table for a foreign key, dropping its sync and gid triggers.
+  await db.raw('ALTER TABLE assignments ADD COLUMN scenario_id integer NULL REFERENCES roleplay_scenarios (id) ON DELETE CASCADE');
   // A missed criterion's practice item points at its session, as a compliance one points at its inspection.
   await db.schema.alterTable('coaching_review_items', (t) => {
     t.integer('roleplay_session_id').nullable();
@@ -57,6 +60,7 @@ export async function up(db: Knex): Promise<void> {
 export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('coaching_review_items', (t) => t.dropColumn('roleplay_session_id'));
   await db.schema.alterTable('assignments', (t) => t.dropColumn('scenario_id'));
+  await untrackChanges(db, TRACKED);
   await db.schema.dropTableIfExists('roleplay_sessions');
   await db.schema.dropTableIfExists('roleplay_scenarios');
 }
