@@ -20,6 +20,7 @@ import diarization from './diarization.js';
 import compliance from './compliance.js';
 import review from './review.js';
 import cluster from './cluster.js';
+import roleplay from './roleplay.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -44,6 +45,7 @@ const scenarios: [string, Scenario][] = [
   ['compliance', compliance],
   ['review', review],
   ['cluster', cluster],
+  ['roleplay', roleplay],
 ];
 
 const only = process.argv.slice(2);
