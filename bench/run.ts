@@ -23,6 +23,7 @@ import cluster from './cluster.js';
 import examDay from './exam-day.js';
 import submits from './submits.js';
 import stalls from './stalls.js';
+import roleplay from './roleplay.js';
 
 type Scenario = (ctx: BenchContext) => Promise<void>;
 
@@ -50,6 +51,7 @@ const scenarios: [string, Scenario][] = [
   ['exam-day', examDay],
   ['submits', submits],
   ['stalls', stalls],
+  ['roleplay', roleplay],
 ];
 
 const only = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // Assignments: an exam paper or a course assigned to people by rule (departments, positions, named people) with a
 // due date; progress per person, reminders, the caller's own tasks (docs/api/assignments.md).
 
-export type AssignmentItemType = 'exam' | 'course';
+export type AssignmentItemType = 'exam' | 'course' | 'roleplay';
 export type AssignmentPersonStatus = 'done' | 'pending' | 'overdue';
 
 export interface AssignmentItem {

@@ -186,6 +186,20 @@ export interface PushedInspection {
   created_at: string;
 }
 
+/** A finished role-play session made on the branch (docs/api/roleplay.md): its turns and report, stored once centrally, by gid. */
+export interface PushedRoleplaySession {
+  gid: string;
+  user_gid: string;
+  scenario_gid: string;
+  mode: 'model' | 'scripted';
+  turns: unknown[];
+  score: number;
+  passed: boolean;
+  report: unknown;
+  created_at: string;
+  finished_at: string;
+}
+
 export type PushedChange =
   | { change_id: string; entity: 'exam_record'; data: PushedRecord }
   | { change_id: string; entity: 'course_progress'; data: PushedProgress }
@@ -195,7 +209,8 @@ export type PushedChange =
   | { change_id: string; entity: 'study_note_deleted'; data: PushedNoteDeletion }
   | { change_id: string; entity: 'mistake_deleted'; data: PushedMistakeDeletion }
   | { change_id: string; entity: 'review_log'; data: PushedReviewLog }
-  | { change_id: string; entity: 'compliance_inspection'; data: PushedInspection };
+  | { change_id: string; entity: 'compliance_inspection'; data: PushedInspection }
+  | { change_id: string; entity: 'roleplay_session'; data: PushedRoleplaySession };
 
 export type PushedEntity = PushedChange['entity'];
 

@@ -27,6 +27,7 @@ import { learningRoutes } from './learning/learning.routes.js';
 import { knowledgePackRoutes } from './knowledge-packs/packs.routes.js';
 import { coachingRoutes } from './coaching/coaching.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
+import { roleplayRoutes } from './roleplay/roleplay.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
@@ -71,7 +72,7 @@ export interface TrainbenchApp {
   close(): Promise<void>;
 }
 
-const domains = [authRoutes, importRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes, assignmentRoutes];
+const domains = [authRoutes, importRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes, assignmentRoutes, roleplayRoutes];
 
 export function createApp({ db, config, secrets, nodeId }: AppOptions): TrainbenchApp {
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY): otherwise a client could choose its own address.

@@ -10,6 +10,7 @@ export interface AssignmentRow {
   item_type: AssignmentItemType;
   paper_id: number | null;
   course_id: number | null;
+  scenario_id: number | null;
   starts_at: string | null;
   due_at: string;
   created_by: number | null;
@@ -26,7 +27,13 @@ export const TARGET_KINDS: readonly [TargetKind, keyof AssignmentTarget][] = [
 
 export const findAssignmentRow = (db: Db, id: number): Promise<AssignmentRow | undefined> => db<AssignmentRow>('assignments').where({ id }).first();
 
-export const itemIdOf = (row: Pick<AssignmentRow, 'item_type' | 'paper_id' | 'course_id'>): number => Number(row.item_type === 'exam' ? row.paper_id : row.course_id);
+type ItemColumns = Pick<AssignmentRow, 'item_type' | 'paper_id' | 'course_id' | 'scenario_id'>;
+
+export const itemIdOf = (row: ItemColumns): number => Number(row.item_type === 'exam' ? row.paper_id : row.item_type === 'roleplay' ? row.scenario_id : row.course_id);
+
+/** Passed role-play sessions with when each was finished (`done_at`), to group by user or scenario. */
+export const passedRoleplays = (db: Db): Knex.QueryBuilder =>
+  db('roleplay_sessions').where({ status: 'finished', passed: true }).select(db.raw('min(finished_at) as done_at'));
 
 export async function targetsOf(db: Db, ids: number[]): Promise<Map<number, AssignmentTarget>> {
   const map = new Map<number, AssignmentTarget>(ids.map((id) => [id, { department_ids: [], position_ids: [], user_ids: [] }]));
@@ -68,6 +75,8 @@ export async function itemNames(db: Db, rows: AssignmentRow[]): Promise<Map<stri
   const courses = rows.filter((r) => r.item_type === 'course').map((r) => Number(r.course_id));
   if (papers.length) for (const p of (await db('exam_papers').whereIn('id', papers).select('id', 'name')) as { id: number; name: string }[]) names.set(`exam/${p.id}`, p.name);
   if (courses.length) for (const c of (await db('courses').whereIn('id', courses).select('id', 'title')) as { id: number; title: string }[]) names.set(`course/${c.id}`, c.title);
+  const scenarios = rows.filter((r) => r.item_type === 'roleplay').map((r) => Number(r.scenario_id));
+  if (scenarios.length) for (const s of (await db('roleplay_scenarios').whereIn('id', scenarios).select('id', 'title')) as { id: number; title: string }[]) names.set(`roleplay/${s.id}`, s.title);
   return names;
 }
 
@@ -83,7 +92,8 @@ export function assignees(db: Db, assignmentId: number): Knex.QueryBuilder {
 }
 
 /** Per user, when they completed the item: the first passed formal record of the paper, or the course's completion. */
-export function completions(db: Db, row: Pick<AssignmentRow, 'item_type' | 'paper_id' | 'course_id'>): Knex.QueryBuilder {
+export function completions(db: Db, row: ItemColumns): Knex.QueryBuilder {
+  if (row.item_type === 'roleplay') return passedRoleplays(db).where({ scenario_id: row.scenario_id }).groupBy('user_id').select('user_id');
   return row.item_type === 'exam'
     ? db('exam_records').where({ paper_id: row.paper_id, passed: true }).groupBy('user_id').select('user_id', db.raw('min(submitted_at) as done_at'))
     : db('course_progress').where({ course_id: row.course_id, status: 'completed' }).select('user_id', 'completed_at as done_at');

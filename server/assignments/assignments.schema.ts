@@ -8,7 +8,7 @@ const ids = z.array(id).max(10_000);
 
 const Timestamp = IsoTimestamp;
 
-const Item = z.object({ type: z.enum(['exam', 'course']), id }).strict();
+const Item = z.object({ type: z.enum(['exam', 'course', 'roleplay']), id }).strict();
 const Target = z.object({ department_ids: ids.optional(), position_ids: ids.optional(), user_ids: ids.optional() }).strict();
 
 export const CreateBody = z

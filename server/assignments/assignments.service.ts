@@ -1,6 +1,6 @@
 // Assignments: validation, create/update/delete, the notices to assignees, manual reminders, the caller's own list.
 import type { Db } from '../db/knex.js';
-import type { Assignment, AssignmentPersonStatus, AssignmentTarget, MyAssignment, RemindResult } from '../../contract/assignments.js';
+import type { Assignment, AssignmentItemType, AssignmentPersonStatus, AssignmentTarget, MyAssignment, RemindResult } from '../../contract/assignments.js';
 import { AssignmentErrorCode } from '../../contract/assignments.js';
 import type { User } from '../../contract/users.js';
 import { AppError, notFound } from '../http/errors.js';
@@ -12,6 +12,7 @@ import {
   findAssignmentRow,
   itemIdOf,
   itemNames,
+  passedRoleplays,
   pendingAssignees,
   replaceTargets,
   TARGET_KINDS,
@@ -34,9 +35,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const invalid = (code: string, message: string, details?: unknown) => new AppError(400, code, message, details);
 
 interface ItemRef {
-  item_type: 'exam' | 'course';
+  item_type: AssignmentItemType;
   paper_id: number | null;
   course_id: number | null;
+  scenario_id: number | null;
   name: string;
 }
 
@@ -45,11 +47,16 @@ async function checkItem(db: Db, item: CreateInput['item']): Promise<ItemRef> {
     const paper = (await db('exam_papers').where({ id: item.id }).first('id', 'name', 'type', 'status')) as { name: string; type: string; status: string } | undefined;
     if (!paper || paper.status !== 'active') throw invalid(AssignmentErrorCode.itemNotFound, `Exam paper ${item.id} does not exist`, { type: item.type, id: item.id });
     if (paper.type !== 'formal') throw invalid(AssignmentErrorCode.paperNotFormal, `Exam paper ${item.id} is not a formal exam`, { id: item.id });
-    return { item_type: 'exam', paper_id: item.id, course_id: null, name: paper.name };
+    return { item_type: 'exam', paper_id: item.id, course_id: null, scenario_id: null, name: paper.name };
+  }
+  if (item.type === 'roleplay') {
+    const scenario = (await db('roleplay_scenarios').where({ id: item.id }).first('title', 'status')) as { title: string; status: string } | undefined;
+    if (!scenario || scenario.status !== 'active') throw invalid(AssignmentErrorCode.itemNotFound, `Role-play scenario ${item.id} does not exist`, { type: item.type, id: item.id });
+    return { item_type: 'roleplay', paper_id: null, course_id: null, scenario_id: item.id, name: scenario.title };
   }
   const course = (await db('courses').where({ id: item.id }).first('id', 'title', 'status')) as { title: string; status: string } | undefined;
   if (!course || course.status !== 'active') throw invalid(AssignmentErrorCode.itemNotFound, `Course ${item.id} does not exist`, { type: item.type, id: item.id });
-  return { item_type: 'course', paper_id: null, course_id: item.id, name: course.title };
+  return { item_type: 'course', paper_id: null, course_id: item.id, scenario_id: null, name: course.title };
 }
 
 async function checkTarget(db: Db, input: CreateInput['target']): Promise<AssignmentTarget> {
@@ -211,6 +218,7 @@ export async function createAssignment(db: Db, input: CreateInput, by: User, now
       item_type: item.item_type,
       paper_id: item.paper_id,
       course_id: item.course_id,
+      scenario_id: item.scenario_id,
       starts_at: input.starts_at ?? null,
       due_at: input.due_at,
       created_by: by.id,
@@ -243,7 +251,7 @@ export async function updateAssignment(db: Db, id: number, input: UpdateInput, n
       .where({ id })
       .update({
         ...(input.title !== undefined && { title: input.title || (item ? defaultTitle(item) : current.title) }),
-        ...(item && { item_type: item.item_type, paper_id: item.paper_id, course_id: item.course_id }),
+        ...(item && { item_type: item.item_type, paper_id: item.paper_id, course_id: item.course_id, scenario_id: item.scenario_id }),
         due_at,
         starts_at,
         // Later than any earlier stamp even when the clock is behind: the cached progress must see the change.
@@ -295,6 +303,11 @@ export async function myAssignments(db: Db, user: User, nowMs: number): Promise<
   if (courses.length) {
     const completed = (await db('course_progress').where({ user_id: user.id, status: 'completed' }).whereIn('course_id', courses).select('course_id', 'completed_at')) as { course_id: number; completed_at: string }[];
     for (const c of completed) done.set(`course/${c.course_id}`, c.completed_at);
+  }
+  const scenarios = rows.filter((r) => r.item_type === 'roleplay').map((r) => Number(r.scenario_id));
+  if (scenarios.length) {
+    const passed = (await passedRoleplays(db).where('user_id', user.id).whereIn('scenario_id', scenarios).groupBy('scenario_id').select('scenario_id')) as { scenario_id: number; done_at: string }[];
+    for (const p of passed) done.set(`roleplay/${p.scenario_id}`, p.done_at);
   }
   const names = await itemNames(db, rows);
   const mine = rows.map((row): MyAssignment => {

@@ -12,9 +12,9 @@ export interface NoticeSubject {
   time_zone: string;
 }
 
-const linkOf = (a: NoticeSubject) => (a.item_type === 'exam' ? `/exams/${a.item_id}` : `/courses/${a.item_id}`);
-const whatZh = (a: NoticeSubject) => (a.item_type === 'exam' ? '请通过该考试' : '请学完该课程');
-const whatEn = (a: NoticeSubject) => (a.item_type === 'exam' ? 'Pass the exam' : 'Complete the course');
+const linkOf = (a: NoticeSubject) => (a.item_type === 'exam' ? `/exams/${a.item_id}` : a.item_type === 'roleplay' ? `/roleplay?scenario=${a.item_id}` : `/courses/${a.item_id}`);
+const whatZh = (a: NoticeSubject) => (a.item_type === 'exam' ? '请通过该考试' : a.item_type === 'roleplay' ? '请通过该陪练' : '请学完该课程');
+const whatEn = (a: NoticeSubject) => (a.item_type === 'exam' ? 'Pass the exam' : a.item_type === 'roleplay' ? 'Pass the role-play' : 'Complete the course');
 
 export const assignmentNotice =
   (a: NoticeSubject): LocalizedContent =>

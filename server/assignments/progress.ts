@@ -45,6 +45,8 @@ const STATE_SQL = `select a.*,
   case when a.item_type = 'exam'
     then cast((select max(r.id) from exam_records r where r.paper_id = a.paper_id) as text) || '/' ||
       cast((select count(*) from exam_sessions s where s.paper_id = a.paper_id) as text)
+    when a.item_type = 'roleplay'
+    then cast((select count(*) from roleplay_sessions s where s.scenario_id = a.scenario_id and s.status = 'finished') as text)
     else cast((select max(p.updated_at) from course_progress p where p.course_id = a.course_id) as text) end as fp_item
 from assignments a where a.id = ?`;
 

@@ -150,16 +150,21 @@ export interface NewReviewItem {
   user_id: number;
   report_id: number | null;
   inspection_id?: number | null;
+  roleplay_session_id?: number | null;
   finding_id: string;
   body: ReviewBody;
   created_at: string;
 }
 
-export async function insertReviewItems(db: Db, items: NewReviewItem[]): Promise<void> {
-  if (!items.length) return;
-  await db('coaching_review_items').insert(items.map((item) => ({ ...item, body: JSON.stringify(item.body), mastered: false, updated_at: item.created_at })));
+/** Stores the items and makes their practice cards; returns the items' ids in order. */
+export async function insertReviewItems(db: Db, items: NewReviewItem[]): Promise<number[]> {
+  if (!items.length) return [];
+  const rows = await db('coaching_review_items')
+    .insert(items.map((item) => ({ ...item, body: JSON.stringify(item.body), mastered: false, updated_at: item.created_at })))
+    .returning('id');
   const ids = (pick: (item: NewReviewItem) => number | null | undefined) => items.map(pick).filter((id): id is number => typeof id === 'number');
-  await practiceItemCards(db, { reportIds: ids((item) => item.report_id), inspectionIds: ids((item) => item.inspection_id) });
+  await practiceItemCards(db, { reportIds: ids((item) => item.report_id), inspectionIds: ids((item) => item.inspection_id), roleplaySessionIds: ids((item) => item.roleplay_session_id) });
+  return rows.map((row) => Number((row as { id: number }).id));
 }
 
 /** Bank questions approved from drafts of these reports, by report and finding. */

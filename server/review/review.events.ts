@@ -118,11 +118,12 @@ interface PracticeItemRow {
 }
 
 /** Called after practice items are inserted (coaching, compliance): a card for each item of these reports that has none. */
-export async function practiceItemCards(db: Db, from: { reportIds: number[]; inspectionIds: number[] }): Promise<void> {
-  if (!from.reportIds.length && !from.inspectionIds.length) return;
+export async function practiceItemCards(db: Db, from: { reportIds: number[]; inspectionIds: number[]; roleplaySessionIds?: number[] }): Promise<void> {
+  const sessionIds = from.roleplaySessionIds ?? [];
+  if (!from.reportIds.length && !from.inspectionIds.length && !sessionIds.length) return;
   const items = (await db('coaching_review_items as i')
     .leftJoin('review_cards as c', 'c.practice_item_id', 'i.id')
-    .where((q) => q.whereIn('i.report_id', [...new Set(from.reportIds)]).orWhereIn('i.inspection_id', [...new Set(from.inspectionIds)]))
+    .where((q) => q.whereIn('i.report_id', [...new Set(from.reportIds)]).orWhereIn('i.inspection_id', [...new Set(from.inspectionIds)]).orWhereIn('i.roleplay_session_id', [...new Set(sessionIds)]))
     .whereNull('c.id')
     .select('i.id', 'i.user_id', 'i.body', 'i.created_at')) as PracticeItemRow[];
   if (!items.length) return;

@@ -63,6 +63,13 @@ export const ENTITIES: readonly EntityDef[] = [
     onDelete: { set: { status: 'inactive' } },
   },
   {
+    entity: 'roleplay_scenario',
+    table: 'roleplay_scenarios',
+    fields: ['title', 'persona', 'opening', 'objections', 'closing', 'criteria', 'pass_score', 'max_turns', 'status', ...STAMPS],
+    refs: [{ column: 'product_id', wire: 'product_gid', table: 'products' }],
+    onDelete: { set: { status: 'inactive' } },
+  },
+  {
     entity: 'course',
     table: 'courses',
     fields: ['title', 'category', 'status', 'summary', 'content', 'duration_minutes', ...STAMPS],
@@ -131,6 +138,7 @@ export const ENTITIES: readonly EntityDef[] = [
     refs: [
       { column: 'paper_id', wire: 'paper_gid', table: 'exam_papers' },
       { column: 'course_id', wire: 'course_gid', table: 'courses' },
+      { column: 'scenario_id', wire: 'scenario_gid', table: 'roleplay_scenarios' },
       { column: 'created_by', wire: 'created_by_gid', table: 'users' },
     ],
     onDelete: 'delete',

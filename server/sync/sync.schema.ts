@@ -145,6 +145,19 @@ const PushedInspection = z.object({
   created_at: Stamp,
 });
 
+const PushedRoleplaySession = z.object({
+  gid: Gid,
+  user_gid: Gid,
+  scenario_gid: Gid,
+  mode: z.enum(['model', 'scripted']),
+  turns: z.array(z.object({ index: z.number().int().min(0), speaker: z.enum(['customer', 'rep']), text: z.string().max(20_000) }).passthrough()).max(400),
+  score: z.number().int().min(0).max(100),
+  passed: z.boolean(),
+  report: z.object({ criteria: z.array(z.unknown()).max(100), compliance: z.object({ results: z.array(z.unknown()).max(500) }), practice_item_ids: z.array(z.number()).max(100) }),
+  created_at: Stamp,
+  finished_at: Stamp,
+});
+
 const change = <E extends string, T extends z.ZodTypeAny>(entity: E, data: T) => z.object({ change_id: Gid, entity: z.literal(entity), data });
 
 export const PushBody = z.object({
@@ -160,6 +173,7 @@ export const PushBody = z.object({
         change('mistake_deleted', PushedMistakeDeletion),
         change('review_log', PushedReviewLog),
         change('compliance_inspection', PushedInspection),
+        change('roleplay_session', PushedRoleplaySession),
       ]),
     )
     .max(500),

@@ -17,6 +17,7 @@ import { notify } from '../notifications/notifications.service.js';
 import { materialSuggested } from '../notifications/messages.js';
 import { receiveReviewLog } from '../review/review.sync.js';
 import { receiveInspections } from '../compliance/inspections.sync.js';
+import { receiveRoleplaySessions } from '../roleplay/roleplay.sync.js';
 
 export interface UpContext {
   db: Db;
@@ -249,4 +250,5 @@ export const UP_HANDLERS = {
   mistake_deleted: receiveMistakeDeletions,
   review_log: receiveReviewLog,
   compliance_inspection: receiveInspections,
+  roleplay_session: receiveRoleplaySessions,
 } as const;

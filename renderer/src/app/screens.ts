@@ -58,6 +58,7 @@ export const screens: Screen[] = [
   // 工作台 workbench
   { path: '/coach', page: () => import('../features/coach/CoachPage'), nav: { group: 'workbench', label: 'shell.nav.coach' } },
   { path: '/workbench', page: () => import('../features/workbench/WorkbenchPage'), nav: { group: 'workbench', label: 'shell.nav.workbench' } },
+  { path: '/roleplay', page: () => import('../features/roleplay/RoleplayPage'), nav: { group: 'workbench', label: 'shell.nav.roleplay' } },
   { path: '/calls', page: () => import('../features/calls/CallsPage'), nav: { group: 'workbench', label: 'shell.nav.calls' } },
   { path: '/calls/:id', page: () => import('../features/calls/TranscriptionPage') },
   { path: '/coaching', page: () => import('../features/coaching/ReportsPage'), nav: { group: 'workbench', label: 'shell.nav.coaching' } },

@@ -31,6 +31,7 @@ import type system from './locales/zh-CN/system.json';
 import type speech from './locales/zh-CN/speech.json';
 import type branchSync from './locales/zh-CN/branchSync.json';
 import type spacedReview from './locales/zh-CN/spacedReview.json';
+import type roleplay from './locales/zh-CN/roleplay.json';
 import type workbench from './locales/zh-CN/workbench.json';
 import type transcript from './locales/zh-CN/transcript.json';
 
@@ -65,6 +66,7 @@ export interface Resources {
   speech: typeof speech;
   branchSync: typeof branchSync;
   spacedReview: typeof spacedReview;
+  roleplay: typeof roleplay;
   workbench: typeof workbench;
   transcript: typeof transcript;
 }

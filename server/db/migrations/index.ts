@@ -23,6 +23,7 @@ import * as audioJobRuns from './026_audio_job_runs.js';
 import * as usernameCaseless from './027_username_caseless.js';
 import * as inspectionOnce from './028_inspection_once.js';
 import * as reviewPending from './030_review_pending.js';
+import * as roleplay from './031_roleplay.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '028_inspection_once': inspectionOnce,
   '029_paper_audience': paperAudience,
   '030_review_pending': reviewPending,
+  '031_roleplay': roleplay,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,6 +11,7 @@ import { jsonRows, type Columns } from '../../db/json-rows.js';
 import { enqueueState, skipExistingState } from './state-outbox.js';
 import { inspectionChanges } from '../../compliance/inspections.sync.js';
 import { applyPendingReviewEvents } from '../../review/pending-events.js';
+import { enqueueFinishedSessions, roleplaySessionChanges, skipExistingSessions } from '../../roleplay/roleplay.sync.js';
 
 /** Rows that go up once, by id: exam records, and media uploaded here (not those that came from the central server). */
 const APPENDED: readonly { entity: PushedEntity; table: string; where: string }[] = [
@@ -26,6 +27,7 @@ export async function enqueueAll(db: Db, deviceGid: string): Promise<void> {
     const top = await db('sync_outbox').where({ entity }).max({ max: 'row_id' }).first();
     await db.raw(`INSERT INTO sync_outbox (change_id, entity, row_id, created_at) SELECT gid, ?, id, ? FROM ?? WHERE id > ? AND ${where} ORDER BY id`, [entity, now(), table, toNumber(top?.max)]);
   }
+  await enqueueFinishedSessions(db);
   await enqueueState(db, deviceGid);
 }
 
@@ -39,6 +41,7 @@ export async function skipExisting(db: Db): Promise<void> {
       [entity, stamp, stamp, table],
     );
   }
+  await skipExistingSessions(db);
   await skipExistingState(db);
 }
 
@@ -144,6 +147,7 @@ export async function nextChanges(db: Db, limit: number, afterSeq = 0): Promise<
     ...(await recordChanges(db, waiting.filter((w) => w.entity === 'exam_record'))),
     ...(await mediaChanges(db, waiting.filter((w) => w.entity === 'media'))),
     ...(await inspectionChanges(db, waiting.filter((w) => w.entity === 'compliance_inspection'))),
+    ...(await roleplaySessionChanges(db, waiting.filter((w) => w.entity === 'roleplay_session'))),
   ]);
   for (const w of waiting) {
     if (w.payload !== null) built.set(w.change_id, { change_id: w.change_id, entity: w.entity, data: JSON.parse(w.payload) } as PushedChange);

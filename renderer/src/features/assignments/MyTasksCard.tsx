@@ -9,7 +9,7 @@ import { assignmentQueries } from './queries';
 import { DueDate } from './DueDate';
 import { ITEM_TYPE_LABEL, STATUS_TONE } from './status';
 
-const linkOf = (a: MyAssignment) => (a.item.type === 'exam' ? `/exams/${a.item.id}` : `/courses/${a.item.id}`);
+const linkOf = (a: MyAssignment) => (a.item.type === 'exam' ? `/exams/${a.item.id}` : a.item.type === 'roleplay' ? `/roleplay?scenario=${a.item.id}` : `/courses/${a.item.id}`);
 
 /** 待完成任务: the caller's assignments not done yet, overdue first (in red), with their due dates. */
 export function MyTasksCard() {
