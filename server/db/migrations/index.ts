@@ -23,6 +23,7 @@ import * as audioJobRuns from './026_audio_job_runs.js';
 import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
+import * as loginPending from './027_login_pending.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '024_job_keys': jobKeys,
   '025_model_store': modelStore,
   '026_audio_job_runs': audioJobRuns,
+  '027_login_pending': loginPending,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
