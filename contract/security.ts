@@ -3,8 +3,6 @@
 export const SecurityErrorCode = {
   /** Too many failed logins for the account or from the address; Retry-After says when to try again. */
   loginLocked: 'auth.login_locked',
-  /** More logins in flight at once from one address (or for one account) than its limit, for longer than two minutes. */
-  loginBusy: 'auth.login_busy',
 } as const;
 
 export interface AuditEntry {

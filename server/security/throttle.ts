@@ -38,8 +38,6 @@ const LOCKED = (ctx: Context, lockedUntil: string) => {
 };
 
 const PENDING_FORGOTTEN_MS = 60_000;
-// Long enough for a whole office's logins to be verified one after another on a busy server.
-const WAIT_FOR_PLACE_MS = 120_000;
 
 interface Clock {
   at: string;
@@ -150,14 +148,16 @@ function waitForPlace(key: string, ms: number): Promise<void> {
 
 const placeGivenBack = (key: string) => waiting.get(key)?.[0]?.();
 
-/** Reserves a place on a key, waiting while it is full of logins in flight; throws 429 while it is locked. */
+/**
+ * Reserves a place on a key, waiting while it is full of logins in flight (for as long as it takes: they are all
+ * being verified, and a node that died mid-login frees its places a minute later); throws 429 while it is locked.
+ */
 async function takePlace(db: Db, ctx: Context, key: string, limit: number): Promise<void> {
-  const giveUpAt = Date.now() + WAIT_FOR_PLACE_MS;
   for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
     const place = await reservePlace(db, key, limit);
     if (place === 'granted') return;
     if (place !== 'full') throw LOCKED(ctx, place.locked);
-    if (Date.now() > giveUpAt) throw new AppError(503, SecurityErrorCode.loginBusy, 'Too many logins at once from here; try again in a moment');
+    if (ctx.req.destroyed) throw new AppError(499, 'client_closed', 'The client went away while its login waited');
     await waitForPlace(key, pause / 2 + Math.random() * pause);
   }
 }

@@ -1,8 +1,8 @@
 // Issue 33, item 5: a rush of right passwords from one address (a branch office behind NAT, an HQ proxy) lets
-// everyone in, while wrong ones still lock as documented (5 per account, 50 per address) and concurrent wrong guesses
-// still cannot try more passwords than the limit.
+// everyone in (wrong ones amid a rush: login-rush-guesses.test.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js';
 
 let ts: TestServer;
@@ -11,15 +11,14 @@ let candidates: string[] = [];
 const login = (username: string, password: string, from: string) =>
   ts.api.post('/api/auth/login', { body: { username, password }, headers: { 'x-forwarded-for': from } });
 
+/** One user made through the API, the rest copied from its row: 119 more password hashes would only slow the test. */
 async function createUsers(count: number, prefix: string): Promise<string[]> {
+  const first = await ts.api.post('/api/system/users', { token: ts.adminToken, body: { username: `${prefix}0`, password: 'secret-pass', full_name: `${prefix}0`, role: 'employee' } });
+  assert.equal(first.status, 201, first.text);
+  const { id: _id, ...row } = (await ts.server.db('users').where({ id: first.body.data.id }).first()) as Record<string, unknown>;
   const names = Array.from({ length: count }, (_, i) => `${prefix}${i}`);
-  for (let i = 0; i < names.length; i += 8) {
-    await Promise.all(
-      names.slice(i, i + 8).map(async (username) => {
-        const res = await ts.api.post('/api/system/users', { token: ts.adminToken, body: { username, password: 'secret-pass', full_name: username, role: 'employee' } });
-        assert.equal(res.status, 201, res.text);
-      }),
-    );
+  for (const username of names.slice(1)) {
+    await ts.server.db('users').insert({ ...row, username, full_name: username, ...('gid' in row ? { gid: crypto.randomUUID() } : {}) });
   }
   return names;
 }
@@ -44,31 +43,4 @@ describe('a login rush from one address', () => {
     assert.deepEqual(lockouts.filter((l) => l.key.includes('10.33.0.1')), []);
   });
 
-  test('wrong passwords in the rush count, right ones do not: 45 right and 10 wrong at once all get their own answer', async () => {
-    const attempts = candidates.slice(0, 55).map((username, i) => login(username, i < 45 ? 'secret-pass' : 'wrong', '10.33.0.2'));
-    const statuses = (await Promise.all(attempts)).map((r) => r.status);
-    assert.deepEqual(tally(statuses.slice(0, 45)), { 200: 45 });
-    assert.deepEqual(tally(statuses.slice(45)), { 401: 10 });
-    assert.equal((await login(candidates[100]!, 'secret-pass', '10.33.0.2')).status, 200, 'ten failures are far from the address limit');
-  });
-
-  test('concurrent wrong guesses from one address still stop at 50; then even a right password is refused there', async () => {
-    const results = await Promise.all(candidates.slice(0, 60).map((username) => login(username, 'wrong', '10.33.0.3')));
-    assert.deepEqual(tally(results.map((r) => r.status)), { 401: 50, 429: 10 }, 'fifty passwords checked, the rest refused before their check');
-    const refused = results.find((r) => r.status === 429)!;
-    assert.equal(refused.body.error, 'auth.login_locked');
-    assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    assert.equal((await login(candidates[110]!, 'secret-pass', '10.33.0.3')).status, 429, 'the address is locked');
-    assert.equal((await login(candidates[110]!, 'secret-pass', '10.33.0.4')).status, 200, 'other addresses are not');
-  });
-
-  test('concurrent wrong guesses at one account still stop at 5, amid right logins of others from the same address', async () => {
-    const target = candidates[119]!;
-    const guesses = Array.from({ length: 12 }, (_, i) => login(target, `wrong-${i}`, '10.33.0.5'));
-    const others = candidates.slice(0, 20).map((username) => login(username, 'secret-pass', '10.33.0.5'));
-    const [guessed, rest] = [await Promise.all(guesses), await Promise.all(others)];
-    assert.deepEqual(tally(guessed.map((r) => r.status)), { 401: 5, 429: 7 });
-    assert.deepEqual(tally(rest.map((r) => r.status)), { 200: 20 });
-    assert.equal((await login(target, 'secret-pass', '10.33.0.6')).status, 429, 'the account is locked everywhere');
-  });
 });

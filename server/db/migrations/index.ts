@@ -24,6 +24,7 @@ import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
 import * as loginPending from './027_login_pending.js';
+import * as riskLevelWords from './028_risk_level_words.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '025_model_store': modelStore,
   '026_audio_job_runs': audioJobRuns,
   '027_login_pending': loginPending,
+  '028_risk_level_words': riskLevelWords,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
