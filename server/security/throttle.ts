@@ -157,7 +157,7 @@ async function takePlace(db: Db, ctx: Context, key: string, limit: number): Prom
     const place = await reservePlace(db, key, limit);
     if (place === 'granted') return;
     if (place !== 'full') throw LOCKED(ctx, place.locked);
-    if (ctx.req.destroyed) throw new AppError(499, 'client_closed', 'The client went away while its login waited');
+    if (ctx.req.socket.destroyed) throw new AppError(499, 'client_closed', 'The client went away while its login waited');
     await waitForPlace(key, pause / 2 + Math.random() * pause);
   }
 }
