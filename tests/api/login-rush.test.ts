@@ -42,5 +42,4 @@ describe('a login rush from one address', () => {
     const lockouts = (await ts.api.get('/api/security/lockouts', { token: ts.adminToken })).body.data as { key: string }[];
     assert.deepEqual(lockouts.filter((l) => l.key.includes('10.33.0.1')), []);
   });
-
 });
