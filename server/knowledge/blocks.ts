@@ -39,7 +39,8 @@ export interface FormatWarning {
 export interface ParsedProduct {
   line: number;
   input: ProductInput & { name: string; code: string };
-  warnings: FormatWarning[];
+  /** Only when there is some. */
+  warnings?: FormatWarning[];
 }
 
 export interface ParsedQuestion {
@@ -120,7 +121,7 @@ export function parseProduct(block: BlockLines, name: string): ParsedProduct {
   if (unrecognisedRiskLevel(parsed.data.risk_level)) {
     warnings.push({ line: fields.get('risk_level')!.line, problem: `Product "${name}": risk_level "${parsed.data.risk_level}" is kept as written but names no level (it ${RISK_LEVEL_HINT}), so risk_match cannot check it` });
   }
-  return { line: block.heading.number, input: { ...parsed.data, code: code.value }, warnings };
+  return { line: block.heading.number, input: { ...parsed.data, code: code.value }, ...(warnings.length ? { warnings } : {}) };
 }
 
 const QUESTION_TYPES: readonly QuestionType[] = ['single', 'multiple', 'true_false'];
