@@ -62,6 +62,8 @@ export interface KnowledgeApproveResult {
   products: number;
   chunks: number;
   questions: number;
+  /** What was ingested as written but deserves a look, e.g. a risk_level that names no level; only when there is some. */
+  warnings?: KnowledgeFormatProblem[];
 }
 
 export interface KnowledgeRejectResult {

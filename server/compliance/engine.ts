@@ -146,13 +146,20 @@ export function customerRiskType(call: CallText, repSpeaker: string): { type: st
   return best && { type: best.type, segment: best.segment };
 }
 
-/** The product's level as R1–R5 (r3, PR3, 中风险 accepted), or null. */
+const RISK_WORDS: Record<string, string> = {
+  低风险: 'R1', 中低风险: 'R2', 中风险: 'R3', 中高风险: 'R4', 高风险: 'R5',
+  LOW: 'R1', 'MEDIUM-LOW': 'R2', MEDIUM: 'R3', 'MEDIUM-HIGH': 'R4', HIGH: 'R5',
+};
+
+/**
+ * The product's level as R1–R5, or null: read generously, as product sources were written before levels were
+ * checked (r3, PR3, R 3, 中风险, low / medium-low / medium / medium-high / high, any case, spaces or _ for -).
+ */
 export function riskLevelOf(value: string): string | null {
-  const text = value.normalize('NFKC').trim().toUpperCase();
-  const r = /^P?R([1-5])$/.exec(text);
+  const text = value.normalize('NFKC').trim().toUpperCase().replace(/[\s_-]+/g, '-');
+  const r = /^P?R-?([1-5])$/.exec(text);
   if (r) return `R${r[1]}`;
-  const words: Record<string, string> = { 低风险: 'R1', 中低风险: 'R2', 中风险: 'R3', 中高风险: 'R4', 高风险: 'R5' };
-  return words[text] ?? null;
+  return RISK_WORDS[text] ?? RISK_WORDS[text.replace(/-/g, '')] ?? null;
 }
 
 export interface RuleVerdict {

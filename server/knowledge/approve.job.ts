@@ -19,7 +19,7 @@ interface ApproveJob {
   reviewer_id: number;
 }
 
-/** What an earlier run of this job committed, if it did. */
+/** What an earlier run of this job committed, if it did (its warnings went with that run's answer). */
 async function approvedBefore(db: Knex, { source_id, reviewer_id }: ApproveJob): Promise<KnowledgeApproveResult | undefined> {
   const row = await findSourceRow(db, source_id);
   if (row?.status !== 'approved' || Number(row.reviewed_by) !== reviewer_id) return undefined;

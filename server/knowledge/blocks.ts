@@ -1,6 +1,6 @@
 // The structured blocks of a knowledge-source file: `## Product: <name>` and `## Question` sections made of
 // `- key: value` lines (format in docs/knowledge-format.md). Pure: database checks happen at ingestion.
-import { ProductCreate, type ProductInput } from '../products/products.schema.js';
+import { ProductCreate, RISK_LEVEL_HINT, unrecognisedRiskLevel, type ProductInput } from '../products/products.schema.js';
 import type { QuestionOption, QuestionType } from '../../contract/exams.js';
 import { questionIssues, TRUE_FALSE_OPTIONS } from '../exams/questions.service.js';
 import { QuestionCreate } from '../exams/exams.schema.js';
@@ -30,9 +30,17 @@ export interface BlockLines {
   lines: SourceLine[];
 }
 
+/** Something ingested as written that the reviewer should know about (the approval's `warnings`). */
+export interface FormatWarning {
+  line: number;
+  problem: string;
+}
+
 export interface ParsedProduct {
   line: number;
   input: ProductInput & { name: string; code: string };
+  /** Only when there is some. */
+  warnings?: FormatWarning[];
 }
 
 export interface ParsedQuestion {
@@ -107,7 +115,13 @@ export function parseProduct(block: BlockLines, name: string): ParsedProduct {
     const line = (key === 'attributes' ? attributes.get(String(issue.path[1])) : fields.get(key))?.line ?? block.heading.number;
     throw new KnowledgeFormatError(line, `Product "${name}": ${issue.path.join('.') || 'value'} ${issue.message}`);
   }
-  return { line: block.heading.number, input: { ...parsed.data, code: code.value } };
+  // A level nobody can read is kept as written (sources were free text before levels were checked): never a reason
+  // to refuse the whole source, but the product then has no level for risk_match.
+  const warnings: FormatWarning[] = [];
+  if (unrecognisedRiskLevel(parsed.data.risk_level)) {
+    warnings.push({ line: fields.get('risk_level')!.line, problem: `Product "${name}": risk_level "${parsed.data.risk_level}" is kept as written but names no level (it ${RISK_LEVEL_HINT}), so risk_match cannot check it` });
+  }
+  return { line: block.heading.number, input: { ...parsed.data, code: code.value }, ...(warnings.length ? { warnings } : {}) };
 }
 
 const QUESTION_TYPES: readonly QuestionType[] = ['single', 'multiple', 'true_false'];

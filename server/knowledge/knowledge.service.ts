@@ -139,7 +139,8 @@ export async function approveParsedSource(trx: Knex.Transaction, source: SourceR
     }
     const counts = await ingestSource(trx, id, parsed);
     await recordCounts(trx, id, counts);
-    return { status: 'approved' as const, source_id: id, ...counts };
+    const warnings = parsed.products.flatMap((p) => (p.warnings ?? []).map((w) => ({ file_path: source.file_path, ...w })));
+    return { status: 'approved' as const, source_id: id, ...counts, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
     throw err instanceof KnowledgeFormatError ? formatError(source.file_path, err) : err;
   }

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { parseBody, parseId, parseQuery, parseWith, QueryBool } from '../http/validate.js';
 import { formField, multipart, requireFile } from '../http/multipart.js';
 import { validationFailed } from '../http/errors.js';
-import { categoriesJson, listProductsJson } from './products.repository.js';
+import { categoriesJson, findProductRow, listProductsJson } from './products.repository.js';
 import { createProduct, deactivateProduct, getProductDetail, updateProduct } from './products.service.js';
 import { importProducts } from './products.import.js';
-import { ListQuery, ProductCreate, ProductUpdate } from './products.schema.js';
+import { ListQuery, ProductCreate, ProductUpdate, RISK_LEVEL_HINT, unrecognisedRiskLevel } from './products.schema.js';
 import { documented } from '../http/openapi.js';
 
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -40,15 +40,25 @@ export function productRoutes({ db, requireUser, requireAdmin }: Deps): Router {
     ctx.body = await getProductDetail(db, parseId(ctx.params.id, 'Product'));
   });
 
+  // Typed here, a level nobody can read is refused; one a product already has (from a source written before levels
+  // were checked) can be saved again as it is.
+  const refuseUnreadableLevel = (given: string | undefined, stored?: string) => {
+    if (unrecognisedRiskLevel(given) && given !== stored) throw validationFailed(`Invalid risk_level: ${RISK_LEVEL_HINT}`, [{ path: 'risk_level', message: RISK_LEVEL_HINT }]);
+  };
+
   router.post('/', ...requireAdmin, documented({ body: ProductCreate }), async (ctx) => {
-    const product = await createProduct(db, parseBody(ctx, ProductCreate));
+    const input = parseBody(ctx, ProductCreate);
+    refuseUnreadableLevel(input.risk_level);
+    const product = await createProduct(db, input);
     ctx.status = 201;
     ctx.body = product;
   });
 
   router.put('/:id', ...requireAdmin, documented({ body: ProductUpdate }), async (ctx) => {
     const id = parseId(ctx.params.id, 'Product');
-    ctx.body = await updateProduct(db, id, parseBody(ctx, ProductUpdate));
+    const input = parseBody(ctx, ProductUpdate);
+    if (input.risk_level !== undefined) refuseUnreadableLevel(input.risk_level, (await findProductRow(db, id))?.risk_level);
+    ctx.body = await updateProduct(db, id, input);
   });
 
   router.delete('/:id', ...requireAdmin, async (ctx) => {

@@ -12,14 +12,10 @@ export const ProductFields = z.object({
   status: z.enum(['active', 'inactive']).optional(),
   summary: text(10_000).optional(),
   description: text(100_000).optional(),
-  // R1–R5 (also written r3, PR3 or 中风险), or '' for not set.
+  // R1–R5 (also written r3, PR3, 中风险 or low … high), or '' for not set; anything else is kept as written, and
+  // the caller decides whether to refuse it (see unrecognisedRiskLevel).
   risk_level: text(50)
-    .transform((v, ctx) => {
-      if (v === '') return v;
-      const level = riskLevelOf(v);
-      if (!level) ctx.addIssue({ code: 'custom', message: 'must be one of R1, R2, R3, R4, R5 (or empty)' });
-      return level ?? v;
-    })
+    .transform((v) => (v === '' ? v : (riskLevelOf(v) ?? v)))
     .optional(),
   cooling_off_days: z.number().int().min(0).max(365).optional(),
   commission_rate: z.number().min(0).max(100).nullable().optional(),
@@ -27,6 +23,11 @@ export const ProductFields = z.object({
 });
 
 export const ProductCreate = ProductFields;
+
+/** A risk level (as the schema left it) that names no level: such a product has no level for `risk_match`. */
+export const unrecognisedRiskLevel = (value: string | undefined): value is string => !!value && riskLevelOf(value) === null;
+
+export const RISK_LEVEL_HINT = 'must be one of R1, R2, R3, R4, R5 (also written PR3, 中风险 or low, medium-low, medium, medium-high, high), or empty';
 export const ProductUpdate = ProductFields.partial();
 export type ProductInput = z.output<typeof ProductUpdate>;
 

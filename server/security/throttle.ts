@@ -1,6 +1,7 @@
 // Login throttling (docs/sync.md, "Security"): failures counted per account and per address in a 15-minute window;
 // 5 lock the account, 50 the address, for 15 minutes (429 with Retry-After). An admin account's lock is kept per
-// address, so failures from elsewhere can never lock every admin out; an admin can lift any lock.
+// address, so failures from elsewhere can never lock every admin out; an admin can lift any lock. Only wrong passwords
+// count: a login holds a place while its password is verified, and a right one gives it back.
 import type { Context } from 'koa';
 import type { Db } from '../db/knex.js';
 import type { LoginLockout } from '../../contract/security.js';
@@ -18,6 +19,8 @@ interface ThrottleRow {
   failures: number;
   window_start: string;
   locked_until: string | null;
+  pending: number;
+  pending_at: string | null;
 }
 
 /**
@@ -34,67 +37,162 @@ const LOCKED = (ctx: Context, lockedUntil: string) => {
   return new AppError(429, SecurityErrorCode.loginLocked, `Too many failed logins; try again in ${Math.ceil(seconds / 60)} minutes or ask an administrator`, { retry_after: seconds });
 };
 
-/**
- * Counts one attempt against a key in one statement (concurrent attempts each get their own number) and answers
- * that number with the lock it leaves. A window that ran out starts again at 1, unless a lock still holds; the
- * attempt that reaches the limit locks the key (and is still allowed its password check).
- */
-async function countAttempt(db: Db, key: string, limit: number): Promise<{ attempt: number; lockedUntil: string | null }> {
-  const now = new Date();
-  const at = now.toISOString();
-  const cutoff = new Date(now.getTime() - WINDOW_MS).toISOString();
-  const lockUntil = new Date(now.getTime() + LOCK_MS).toISOString();
-  const fresh = `(login_throttle.window_start < ? AND COALESCE(login_throttle.locked_until, '') <= ?)`;
-  const result = await db.raw(
-    `INSERT INTO login_throttle (key, failures, window_start, locked_until) VALUES (?, 1, ?, NULL)
-     ON CONFLICT (key) DO UPDATE SET
-       failures = CASE WHEN ${fresh} THEN 1 ELSE login_throttle.failures + 1 END,
-       window_start = CASE WHEN ${fresh} THEN ? ELSE login_throttle.window_start END,
-       locked_until = CASE WHEN ${fresh} THEN NULL
-                           WHEN login_throttle.locked_until > ? THEN login_throttle.locked_until
-                           WHEN login_throttle.failures + 1 >= ? THEN ? ELSE NULL END
-     RETURNING failures, locked_until`,
-    [key, at, cutoff, at, cutoff, at, at, cutoff, at, at, limit, lockUntil],
-  );
-  const row = (Array.isArray(result) ? result[0] : result.rows[0]) as { failures: number; locked_until: string | null };
-  return { attempt: Number(row.failures), lockedUntil: row.locked_until };
+const PENDING_FORGOTTEN_MS = 60_000;
+
+interface Clock {
+  at: string;
+  /** Failures counted before this are forgotten (unless a lock still holds). */
+  cutoff: string;
+  /** Places taken before this, with nothing taken or given back since, belonged to a node that died mid-login. */
+  staleCutoff: string;
+  lockUntil: string;
 }
 
-/** Takes back an attempt that turned out not to be a failure (a right password, or one refused on another key). */
-async function uncountAttempt(db: Db, key: string, limit: number): Promise<void> {
+function clock(): Clock {
+  const now = Date.now();
+  return {
+    at: new Date(now).toISOString(),
+    cutoff: new Date(now - WINDOW_MS).toISOString(),
+    staleCutoff: new Date(now - PENDING_FORGOTTEN_MS).toISOString(),
+    lockUntil: new Date(now + LOCK_MS).toISOString(),
+  };
+}
+
+const firstRow = <T>(result: unknown): T | undefined => (Array.isArray(result) ? result[0] : (result as { rows: T[] }).rows[0]);
+
+// A window that ran out starts again from nothing, unless a lock still holds.
+const FRESH = `(login_throttle.window_start < ? AND COALESCE(login_throttle.locked_until, '') <= ?)`;
+const STALE = `(COALESCE(login_throttle.pending_at, '') < ?)`;
+
+/**
+ * Reserves a place for one login in flight in one statement: granted while the key is not locked and its failures
+ * plus the logins in flight stay under the limit, so concurrent wrong guesses can never exceed it. Answers
+ * 'locked' or 'full' (wait: the logins in flight are still being verified) when not granted.
+ */
+async function reservePlace(db: Db, key: string, limit: number): Promise<'granted' | 'full' | { locked: string }> {
+  const c = clock();
+  const result = await db.raw(
+    `INSERT INTO login_throttle (key, failures, window_start, locked_until, pending, pending_at) VALUES (?, 0, ?, NULL, 1, ?)
+     ON CONFLICT (key) DO UPDATE SET
+       failures = CASE WHEN ${FRESH} THEN 0 ELSE login_throttle.failures END,
+       window_start = CASE WHEN ${FRESH} THEN ? ELSE login_throttle.window_start END,
+       locked_until = CASE WHEN ${FRESH} THEN NULL ELSE login_throttle.locked_until END,
+       pending = CASE WHEN ${STALE} THEN 1 ELSE login_throttle.pending + 1 END,
+       pending_at = ?
+     WHERE COALESCE(login_throttle.locked_until, '') <= ?
+       AND (${FRESH} OR login_throttle.failures + CASE WHEN ${STALE} THEN 0 ELSE login_throttle.pending END < ?)
+     RETURNING pending`,
+    [key, c.at, c.at, c.cutoff, c.at, c.cutoff, c.at, c.at, c.cutoff, c.at, c.staleCutoff, c.at, c.at, c.cutoff, c.at, c.staleCutoff, limit],
+  );
+  if (firstRow(result)) return 'granted';
+  const row = (await db<ThrottleRow>('login_throttle').where({ key }).first()) as ThrottleRow | undefined;
+  if (!row?.locked_until || row.locked_until <= c.at) return 'full';
+  // A try at a locked key is a failure too (the lockouts list shows how hard the key is being tried).
+  await db('login_throttle').where({ key }).increment('failures', 1);
+  return { locked: row.locked_until };
+}
+
+/** Gives a place back after a wrong password, which now counts as a failure; answers the failures and the lock. */
+async function releaseAsFailure(db: Db, key: string, limit: number): Promise<{ failures: number; lockedUntil: string | null }> {
+  const c = clock();
+  const result = await db.raw(
+    `INSERT INTO login_throttle (key, failures, window_start, locked_until, pending, pending_at) VALUES (?, 1, ?, NULL, 0, ?)
+     ON CONFLICT (key) DO UPDATE SET
+       failures = CASE WHEN ${FRESH} THEN 1 ELSE login_throttle.failures + 1 END,
+       window_start = CASE WHEN ${FRESH} THEN ? ELSE login_throttle.window_start END,
+       locked_until = CASE WHEN login_throttle.locked_until > ? THEN login_throttle.locked_until
+                           WHEN CASE WHEN ${FRESH} THEN 1 ELSE login_throttle.failures + 1 END >= ? THEN ? ELSE NULL END,
+       pending = CASE WHEN login_throttle.pending > 0 THEN login_throttle.pending - 1 ELSE 0 END,
+       pending_at = ?
+     RETURNING failures, locked_until`,
+    [key, c.at, c.at, c.cutoff, c.at, c.cutoff, c.at, c.at, c.at, c.cutoff, c.at, limit, c.lockUntil, c.at],
+  );
+  const row = firstRow<{ failures: number; locked_until: string | null }>(result)!;
+  // Once the key is locked, every login waiting for it is refused at once.
+  if (row.locked_until) for (const wake of [...(waiting.get(key) ?? [])]) wake();
+  else placeGivenBack(key);
+  return { failures: Number(row.failures), lockedUntil: row.locked_until };
+}
+
+/** Gives a place back without counting anything; `clear` also forgets the key's failures and lock (a right password). */
+async function releasePlace(db: Db, key: string, clear: boolean): Promise<void> {
   await db('login_throttle')
     .where({ key })
-    .where('failures', '>', 0)
-    .update({ failures: db.raw('failures - 1'), locked_until: db.raw('CASE WHEN failures - 1 >= ? THEN locked_until ELSE NULL END', [limit]) });
+    .update({
+      pending: db.raw('CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END'),
+      pending_at: new Date().toISOString(),
+      ...(clear ? { failures: 0, locked_until: null } : {}),
+    });
+  placeGivenBack(key);
+}
+
+// Logins of this node waiting for a place, first come first served: a place given back here wakes the first of its
+// key; places given back on another node are found by trying again now and then.
+const waiting = new Map<string, (() => void)[]>();
+
+function waitForPlace(key: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const queue = waiting.get(key) ?? [];
+    waiting.set(key, queue);
+    const wake = () => {
+      clearTimeout(timer);
+      const at = queue.indexOf(wake);
+      if (at >= 0) queue.splice(at, 1);
+      if (queue.length === 0 && waiting.get(key) === queue) waiting.delete(key);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    queue.push(wake);
+  });
+}
+
+const placeGivenBack = (key: string) => waiting.get(key)?.[0]?.();
+
+/**
+ * Reserves a place on a key, waiting while it is full of logins in flight (for as long as it takes: they are all
+ * being verified, and a node that died mid-login frees its places a minute later); throws 429 while it is locked.
+ */
+async function takePlace(db: Db, ctx: Context, key: string, limit: number): Promise<void> {
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
+    const place = await reservePlace(db, key, limit);
+    if (place === 'granted') return;
+    if (place !== 'full') throw LOCKED(ctx, place.locked);
+    if (ctx.req.socket.destroyed) throw new AppError(499, 'client_closed', 'The client went away while its login waited');
+    await waitForPlace(key, pause / 2 + Math.random() * pause);
+  }
 }
 
 export interface LoginAttempt {
-  /** The password was wrong: the attempt stays counted; a lock that starts now is written to the audit log. */
+  /** The password was wrong: it counts as a failure on both keys; a lock that starts now is written to the audit log. */
   failed(): Promise<void>;
-  /** The password was right: the account's failures are cleared, the address's attempt taken back. */
+  /** The password was right: nothing is counted, and the account's failures are cleared. */
   succeeded(): Promise<void>;
 }
 
 /**
- * Counts a login attempt against its account and its address before the password is verified, so that concurrent
- * attempts can never try more passwords than the limit; throws 429 (with Retry-After) when either is locked.
+ * Reserves a place for a login on its account and its address before the password is verified, so that concurrent
+ * attempts can never try more passwords than the limit; only a wrong password then counts as a failure, so however
+ * many right ones arrive at once nothing locks (those beyond the limit wait for a place instead). Throws 429 (with
+ * Retry-After) when either key is locked.
  */
 export async function claimLoginAttempt(db: Db, ctx: Context, keys: { account: string; address: string }): Promise<LoginAttempt> {
-  const account = await countAttempt(db, keys.account, ACCOUNT_LIMIT);
-  if (account.attempt > ACCOUNT_LIMIT) throw LOCKED(ctx, account.lockedUntil ?? new Date(Date.now() + LOCK_MS).toISOString());
-  const address = await countAttempt(db, keys.address, ADDRESS_LIMIT);
-  if (address.attempt > ADDRESS_LIMIT) {
-    await uncountAttempt(db, keys.account, ACCOUNT_LIMIT);
-    throw LOCKED(ctx, address.lockedUntil ?? new Date(Date.now() + LOCK_MS).toISOString());
+  await takePlace(db, ctx, keys.account, ACCOUNT_LIMIT);
+  try {
+    await takePlace(db, ctx, keys.address, ADDRESS_LIMIT);
+  } catch (err) {
+    await releasePlace(db, keys.account, false);
+    throw err;
   }
   return {
     async failed() {
-      if (account.attempt === ACCOUNT_LIMIT) await audit(db, ctx, { action: 'auth.login_locked', target: keys.account });
-      if (address.attempt === ADDRESS_LIMIT) await audit(db, ctx, { action: 'auth.login_locked', target: keys.address });
+      const account = await releaseAsFailure(db, keys.account, ACCOUNT_LIMIT);
+      const address = await releaseAsFailure(db, keys.address, ADDRESS_LIMIT);
+      if (account.failures === ACCOUNT_LIMIT) await audit(db, ctx, { action: 'auth.login_locked', target: keys.account });
+      if (address.failures === ADDRESS_LIMIT) await audit(db, ctx, { action: 'auth.login_locked', target: keys.address });
     },
     async succeeded() {
-      await clearFailures(db, keys.account);
-      await uncountAttempt(db, keys.address, ADDRESS_LIMIT);
+      await releasePlace(db, keys.account, true);
+      await releasePlace(db, keys.address, false);
     },
   };
 }

@@ -28,6 +28,8 @@ import * as assignments from './019_assignments.js';
 import * as calls from './021_calls.js';
 import * as jobKeys from './024_job_keys.js';
 import * as paperAudience from './029_paper_audience.js';
+import * as loginPending from './032_login_pending.js';
+import * as riskLevelWords from './033_risk_level_words.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -65,6 +67,8 @@ const migrations: Record<string, Migration> = {
   '029_paper_audience': paperAudience,
   '030_review_pending': reviewPending,
   '031_roleplay': roleplay,
+  '032_login_pending': loginPending,
+  '033_risk_level_words': riskLevelWords,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
