@@ -151,6 +151,9 @@ export interface Inspection {
   results: InspectionResult[];
   second_opinion: SecondOpinion;
   created_at: string;
+  /** GET /compliance/inspections/{id}: the rule set's name, and whether this reader may listen and why not. */
+  rule_set_name?: string;
+  recording?: { available: boolean; reason: 'not_kept' | 'admin_listen_off' | 'elsewhere' | null };
 }
 
 export type InspectionSummary = Omit<Inspection, 'results' | 'second_opinion'> & { failed_rules: string[] };

@@ -35,8 +35,8 @@ function figureCandidates(rep: SpeakerFigures, figures: CallFigures, repSegments
       ...base,
       kind: 'talk_ratio',
       ...(rep.talk_ratio > TALK_SHARE_LIMIT
-        ? { priority: 60, title: `多听少说：这通电话里你说话占了 ${talkShare}%`, detail: '目标是客户说得至少和你一样多。每讲完一个要点，用一个开放式问题把话轮交给客户，再认真听完。' }
-        : { priority: 20 + rep.talk_ratio * 20, title: `保持倾听：这通电话里你说话占了 ${talkShare}%`, detail: `说话占比保持在 ${percent(TALK_SHARE_LIMIT)}% 以下：讲完一个要点就把话轮交给客户。` }),
+        ? { priority: 60, title: `多听少说：这通电话里你说话占了 ${talkShare}%`, detail: `超过 ${percent(TALK_SHARE_LIMIT)}% 就是说得太多了；理想的是客户说得和你一样多甚至更多。每讲完一个要点，用一个开放式问题把话轮交给客户，再认真听完。` }
+        : { priority: 20 + rep.talk_ratio * 20, title: `保持倾听：这通电话里你说话占了 ${talkShare}%`, detail: `你的说话占比没有超过 ${percent(TALK_SHARE_LIMIT)}%，继续保持；理想的是客户说得和你一样多甚至更多：讲完一个要点就把话轮交给客户。` }),
       segments: refs(longest),
     },
     {

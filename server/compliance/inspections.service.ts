@@ -200,19 +200,24 @@ export async function mayListen(db: Db, reader: Reader, stored: StoredInspection
   return stored.inspection.user.id === reader.id || (reader.role === 'admin' && (await readConfigValue<boolean>(db, 'coaching_admin_listen')));
 }
 
-async function linkFor(db: Db, links: InspectionLinks, reader: Reader, stored: StoredInspection): Promise<InspectionLink | null> {
-  if (!stored.local) return null;
+/** The reader's link to the call's audio, or why there is none (the page says which, truthfully). */
+async function linkFor(db: Db, links: InspectionLinks, reader: Reader, stored: StoredInspection): Promise<{ link: InspectionLink | null; reason: NonNullable<Inspection['recording']>['reason'] }> {
+  if (!stored.local) return { link: null, reason: 'elsewhere' };
   const row = (await db('audio_transcriptions').where({ id: stored.inspection.transcription_id, user_id: stored.inspection.user.id }).first('recording')) as { recording: string | null } | undefined;
-  if (!row?.recording || !(await mayListen(db, reader, stored))) return null;
-  return links.sign(stored.inspection.id, reader.id);
+  if (!row?.recording) return { link: null, reason: 'not_kept' };
+  if (!(await mayListen(db, reader, stored))) return { link: null, reason: 'admin_listen_off' };
+  return { link: links.sign(stored.inspection.id, reader.id), reason: null };
 }
 
 export async function readInspection(db: Db, links: InspectionLinks, reader: Reader, id: number): Promise<Inspection> {
   const stored = await visibleInspection(db, reader, id);
-  const link = await linkFor(db, links, reader, stored);
+  const { link, reason } = await linkFor(db, links, reader, stored);
   const audio = (e: Omit<Evidence, 'audio_url'>): Evidence => ({ ...e, audio_url: link ? `${link.url}#t=${e.start},${e.end}` : null });
+  const ruleSet = (await db('compliance_rule_sets').where({ id: stored.inspection.rule_set_id }).first('name')) as { name: string } | undefined;
   return {
     ...stored.inspection,
+    rule_set_name: ruleSet?.name ?? '',
+    recording: { available: link !== null, reason },
     results: stored.inspection.results.map((r) => ({ ...r, evidence: r.evidence.map(audio) })),
     second_opinion: { ...stored.inspection.second_opinion, findings: stored.inspection.second_opinion.findings.map((f) => ({ ...f, evidence: f.evidence.map(audio) })) },
   };

@@ -11,16 +11,17 @@ const PlayerContext = createContext<Play | null>(null);
 /** The quote's play button, or null when the reader may not listen (no player on the page). */
 export const usePlayer = () => useContext(PlayerContext);
 
-const reasonLabel: Record<NonNullable<CoachingRecording['reason']>, ParseKeys> = {
+const reasonLabel: Record<NonNullable<CoachingRecording['reason']> | 'elsewhere', ParseKeys> = {
   not_kept: 'coaching.player.notKept',
   admin_listen_off: 'coaching.player.adminListenOff',
+  elsewhere: 'coaching.player.elsewhere',
 };
 
 /**
  * One audio element for the whole report: every quote's play button loads its own link into it. Shown only when
  * the server allows this reader to listen (the rep's own call, or an admin while coaching_admin_listen is on).
  */
-export function CallPlayer({ recording, children }: { recording: CoachingRecording; children: ReactNode }) {
+export function CallPlayer({ recording, children }: { recording: Omit<CoachingRecording, 'reason'> & { reason: CoachingRecording['reason'] | 'elsewhere' }; children: ReactNode }) {
   const { t } = useTranslation();
   const audio = useRef<HTMLAudioElement>(null);
   const play: Play = (url) => {

@@ -4,6 +4,7 @@ import type { Evidence, Inspection, InspectionResult, SecondOpinion, SegmentRef 
 import { StatusTag, type Tone } from '../../components/StatusTag';
 import { CallPlayer } from '../coaching/CallPlayer';
 import { SegmentQuotes } from '../coaching/Provenance';
+import { useUser } from '../../app/session';
 
 const outcomeTone: Record<InspectionResult['outcome'], Tone> = { pass: 'success', fail: 'danger', not_applicable: 'neutral' };
 const severityTone: Record<InspectionResult['severity'], Tone> = { critical: 'danger', major: 'warning', minor: 'neutral' };
@@ -71,11 +72,14 @@ function SecondOpinionSection({ opinion, results, rep }: { opinion: SecondOpinio
 export function InspectionView({ inspection }: { inspection: Inspection }) {
   const { t } = useTranslation();
   const name = useRuleName();
+  const user = useUser();
   const failed = inspection.results.filter((r) => r.outcome === 'fail');
   const passed = inspection.results.filter((r) => r.outcome === 'pass');
   const notApplicable = inspection.results.filter((r) => r.outcome === 'not_applicable');
   const firstAudio = inspection.results.flatMap((r) => r.evidence).find((e) => e.audio_url)?.audio_url ?? null;
-  const recording = firstAudio ? { available: true, url: firstAudio.split('#')[0]!, expires_at: null, reason: null } : { available: false, url: null, expires_at: null, reason: 'not_kept' as const };
+  const reason = inspection.recording?.reason ?? 'not_kept';
+  const recording = firstAudio ? { available: true, url: firstAudio.split('#')[0]!, expires_at: null, reason: null } : { available: false, url: null, expires_at: null, reason };
+  const ownCall = inspection.user.id === user.id;
   return (
     <div className="compliance-inspection">
       <Space size="large" align="center" wrap className="section">
@@ -88,14 +92,14 @@ export function InspectionView({ inspection }: { inspection: Inspection }) {
             {inspection.customer_risk ? t('compliance.panel.customerRisk', { type: inspection.customer_risk }) : t('compliance.panel.customerUnknown')}
           </Typography.Paragraph>
           <Typography.Text type="secondary">
-            {t('compliance.panel.meta', { id: inspection.rule_set_id, version: inspection.rule_set_version, revision: inspection.revision, trigger: t(`compliance.trigger.${inspection.trigger}`) })}
+            {t('compliance.panel.meta', { name: inspection.rule_set_name || t('compliance.panel.ruleSetNumber', { id: inspection.rule_set_id }), version: inspection.rule_set_version, revision: inspection.revision, trigger: t(`compliance.trigger.${inspection.trigger}`) })}
           </Typography.Text>
         </div>
       </Space>
       <CallPlayer recording={recording}>
         <h3 className="section-title">{t('compliance.panel.failed')}</h3>
         {failed.length ? failed.map((r) => <ResultCard key={r.rule_key} result={r} rep={inspection.rep_speaker} />) : <Typography.Paragraph>{t('compliance.panel.allPassed')}</Typography.Paragraph>}
-        {inspection.critical_failures > 0 && <Typography.Paragraph type="secondary">{t('compliance.panel.practice')}</Typography.Paragraph>}
+        {inspection.critical_failures > 0 && <Typography.Paragraph type="secondary">{t(ownCall ? 'compliance.panel.practice' : 'compliance.panel.practiceOfRep', { name: inspection.user.full_name || inspection.user.username })}</Typography.Paragraph>}
         <Collapse
           ghost
           items={[
