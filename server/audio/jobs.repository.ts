@@ -148,6 +148,17 @@ export async function jobState(db: Db, id: number): Promise<TranscriptionJobStat
   return row?.state;
 }
 
+/**
+ * The place in line of each of these jobs that is queued: 1 + the jobs of any user queued before it (a smaller id)
+ * and not yet running or finished. Read from the shared rows, so every node of a cluster answers the same.
+ */
+export async function queuePositions(db: Db, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const ahead = db('audio_jobs as before').where('before.state', 'queued').andWhere('before.id', '<', db.ref('waiting.id')).count({ n: '*' });
+  const rows = (await db('audio_jobs as waiting').whereIn('waiting.id', ids).andWhere('waiting.state', 'queued').select('waiting.id', ahead.as('ahead'))) as { id: number | string; ahead: number | string }[];
+  return new Map(rows.map((row) => [toNumber(row.id), toNumber(row.ahead) + 1]));
+}
+
 /** Jobs not finished yet, oldest first: at start the laptop takes them up again. */
 export async function unfinishedJobIds(db: Db): Promise<number[]> {
   return (await db('audio_jobs').whereIn('state', UNFINISHED).orderBy('id').pluck('id')).map(Number);

@@ -7,8 +7,8 @@
 // run claims the row (audio_jobs.attempts, runner) and writes it only while its claim holds, so a cancelled job or
 // one another node took over is never written by a stale run, and the transcription is stored once: in the same
 // transaction as the conditional update that finishes the job. While a job runs in this process its live copy also
-// carries the percent done and its place in the line for the local slot, and listeners (the SSE endpoint) are told
-// of every change. Percent is written to the row at most every PERCENT_WRITE_MS.
+// carries the percent done, and listeners (the SSE endpoint) are told of every change. A queued job's place in line
+// (queue_position) is read from the rows, so every node answers the same. Percent is written to the row at most every PERCENT_WRITE_MS.
 //
 // When the server stops, running jobs are stopped (their whisper.cpp killed) and left for another run: the next
 // start on the laptop, another node on the central server. A job taken up more than RETRY_LIMIT times fails with
@@ -30,6 +30,7 @@ import {
   insertJob,
   jobState,
   listJobs,
+  queuePositions,
   unfinishedJobIds,
   updateClaimedJob,
   updateJob,
@@ -58,6 +59,8 @@ const CONCURRENCY = 4;
 const PERCENT_WRITE_MS = 2_000;
 /** How often a request waiting for a job run elsewhere reads its row. */
 const WAIT_POLL_MS = 500;
+/** How often the places in line of jobs queued in this process are read again from the rows. */
+const POSITIONS_READ_MS = 2_000;
 
 const FINISHED: TranscriptionJobState[] = ['done', 'failed', 'cancelled'];
 export const isFinished = (job: Pick<TranscriptionJob, 'state'>) => FINISHED.includes(job.state);
@@ -115,6 +118,7 @@ export class TranscriptionJobs {
   /** This node's scratch folders of running jobs (decoded audio, whisper.cpp's output): never a user's file. */
   private readonly scratchDir: string;
   private readonly unsubscribeSlot: () => void;
+  private readonly positionsTimer: NodeJS.Timeout;
 
   constructor(
     private readonly db: Db,
@@ -128,6 +132,10 @@ export class TranscriptionJobs {
     this.runner = `${os.hostname()}:${dataDir}`;
     this.scratchDir = path.join(dataDir, 'audio', 'work');
     this.unsubscribeSlot = localSlot.onChange(() => this.queueMoved());
+    // Jobs queued here also move up when jobs start or end on other nodes: their places are read again now and then.
+    this.positionsTimer = setInterval(() => {
+      if ([...this.live.values()].some((live) => live.job.state === 'queued')) void this.readPositions().catch(this.log);
+    }, POSITIONS_READ_MS).unref();
     queue.register<{ job_id: number }>({
       name: JOB,
       retryLimit: RETRY_LIMIT,
@@ -215,6 +223,8 @@ export class TranscriptionJobs {
           if (!(await updateClaimedJob(this.db, live.claim, changes))) live.controller.abort(new Lost('the job was cancelled or taken over'));
         });
       await live.writes;
+      // A job leaving the line moves the others up.
+      if (changes.state && changes.state !== 'queued') this.queueMoved();
     }
   }
 
@@ -225,15 +235,32 @@ export class TranscriptionJobs {
     void this.change(live, { percent, stage }, write).catch(this.log);
   }
 
+  /**
+   * The line moved (the local slot, or a job started or ended here): a job waiting for the slot again is queued, and
+   * the places of the jobs running here are read again from the rows; listeners hear those that changed.
+   */
   private queueMoved() {
     for (const live of this.live.values()) {
-      const position = localSlot.position(live.job.id) ?? null;
-      if (position !== live.job.queue_position) {
-        live.job.queue_position = position;
-        if (position !== null && live.job.state !== 'queued') void this.change(live, { state: 'queued', stage: 'queued' }).catch(this.log);
-        else this.emit(live);
-      }
+      if (localSlot.position(live.job.id) !== undefined && live.job.state !== 'queued') void this.change(live, { state: 'queued', stage: 'queued' }).catch(this.log);
     }
+    void this.readPositions().catch(this.log);
+  }
+
+  private async readPositions() {
+    const lives = [...this.live.values()];
+    const positions = await queuePositions(this.db, lives.map((live) => live.job.id));
+    for (const live of lives) {
+      const position = live.job.state === 'queued' ? (positions.get(live.job.id) ?? null) : null;
+      if (position === live.job.queue_position || this.live.get(live.job.id) !== live) continue;
+      live.job.queue_position = position;
+      this.emit(live);
+    }
+  }
+
+  /** Jobs with their place in line from the rows (the same on every node); null for those not queued. */
+  private async withPositions(jobs: TranscriptionJob[]): Promise<TranscriptionJob[]> {
+    const positions = await queuePositions(this.db, jobs.filter((job) => job.state === 'queued').map((job) => job.id));
+    return jobs.map((job) => ({ ...job, queue_position: job.state === 'queued' ? (positions.get(job.id) ?? null) : null }));
   }
 
   /** Ends the job with a final state, when this run still holds it; the listeners hear the event. */
@@ -334,6 +361,7 @@ export class TranscriptionJobs {
     } finally {
       this.live.delete(id);
       live.listeners.clear();
+      this.queueMoved();
       await fs.rm(workDir, { recursive: true, force: true }).catch(this.log);
       if (ended) await this.removeAudio(id);
       this.wake(id);
@@ -352,16 +380,15 @@ export class TranscriptionJobs {
   async get(userId: number, id: number): Promise<TranscriptionJob> {
     await this.ready.catch(() => undefined);
     const live = this.live.get(id);
-    if (live && live.userId === userId) return { ...live.job };
-    const job = await findJob(this.db, userId, id);
+    const job = live && live.userId === userId ? { ...live.job } : await findJob(this.db, userId, id);
     if (!job) throw notFound('Transcription job');
-    return job;
+    return (await this.withPositions([job]))[0]!;
   }
 
   async list(userId: number, filter: { page: number; size: number; state?: TranscriptionJobState }): Promise<Page<TranscriptionJob>> {
     await this.ready.catch(() => undefined);
     const page = await listJobs(this.db, userId, filter);
-    return { ...page, items: page.items.map((job) => (this.live.has(job.id) ? { ...this.live.get(job.id)!.job } : job)) };
+    return { ...page, items: await this.withPositions(page.items.map((job) => (this.live.has(job.id) ? { ...this.live.get(job.id)!.job } : job))) };
   }
 
   /**
@@ -423,8 +450,9 @@ export class TranscriptionJobs {
     return () => live.listeners.delete(listener);
   }
 
-  /** The queue stops the runs (server/jobs/); this only stops listening to the local slot. */
+  /** The queue stops the runs (server/jobs/); this only stops following the local slot and the places in line. */
   async close(): Promise<void> {
     this.unsubscribeSlot();
+    clearInterval(this.positionsTimer);
   }
 }

@@ -1,5 +1,6 @@
 // The central server's job queue: pg-boss keeps the jobs in PostgreSQL (schema `<app schema>_jobs`). A node claims a
-// job (SKIP LOCKED) with a lease of the kind's leaseSeconds; a node that dies keeps it only until the lease runs out,
+// job (SKIP LOCKED) with a lease of the kind's leaseSeconds, renewed every third of it while the job runs, so a job
+// longer than its lease stays where it runs; a node that dies (or hangs) keeps it only until the lease runs out,
 // then pg-boss's maintenance puts it back for a retry and whichever node polls first takes it over, progress
 // starting again (handlers are idempotent: they replace what a half-done run wrote, or find it done). Retries are
 // bounded by the kind's retryLimit; the last failure stays in the job's row (`output`, state `failed`). A cancel on
@@ -14,7 +15,7 @@ import { scheduledKind, type Every, type JobContext, type JobKind, type JobQueue
 import { answerOf, cancelledElsewhere, JobFailed, settle, type Outcome } from './outcome.js';
 import { withStartupLock } from '../db/startup-lock.js';
 
-const POLL_SECONDS = 1;
+const POLL_MS = 1000;
 const CANCEL_POLL_MS = 2000;
 /** How often a waiting request reads its job's row. */
 const WAIT_POLL_MS = 200;
@@ -38,11 +39,22 @@ interface Running {
   id: string;
   abort: AbortController;
   done: Promise<unknown>;
-  /** Set once the handler has returned: its job is complete, not to be handed back. */
-  succeeded?: boolean;
+  /** Set once the job's end is written (completed, failed, or handed back by stop): not to be written again. */
+  settled?: boolean;
 }
 
 const nodeStopped = () => new Error('the node stopped');
+
+/** The run's claim is gone: its lease ran out and the job went back to the queue (or to another node). */
+class LeaseLost extends Error {
+  override name = 'LeaseLost';
+  constructor() {
+    super('the lease ran out');
+  }
+}
+
+/** What pg-boss keeps of a failure: its message (serialize-error's copy of an Error). */
+const errorOf = (err: unknown): object => (err instanceof Error ? err : { message: String(err) });
 
 /**
  * pg-boss's connections, given to it as its `db` so that this queue decides when they close. pg's Pool, once ended,
@@ -86,7 +98,9 @@ function failureOf(output: unknown): string {
 
 export class PgBossJobQueue implements JobQueue {
   private readonly kinds = new Map<string, JobKind<unknown, unknown>>();
-  private readonly workers = new Map<string, string[]>();
+  /** This node's worker loops (a kind's concurrency of them), and per kind the wake-ups of those idle now. */
+  private readonly loops: Promise<void>[] = [];
+  private readonly idle = new Map<string, Set<() => void>>();
   private readonly running = new Set<Running>();
   private readonly boss: PgBoss;
   private readonly connections: JobsConnections;
@@ -134,7 +148,7 @@ export class PgBossJobQueue implements JobQueue {
       this.boss
         .send(kind, {}, { singletonSeconds: slotSeconds, retryLimit: 0, expireInSeconds: this.kind(kind).leaseSeconds })
         .then((id) => {
-          if (id) for (const worker of this.workers.get(kind) ?? []) this.boss.notifyWorker(worker);
+          if (id) this.wakeIdle(kind);
         })
         .catch(this.options.log);
       this.tick(kind, every, slotSeconds * 1000);
@@ -164,7 +178,7 @@ export class PgBossJobQueue implements JobQueue {
     const id = await this.send(kind, key, payload);
     if (!id) throw new Error(`job ${name} ${key} is already queued`);
     // This node's idle workers take it at once rather than at their next poll.
-    for (const worker of this.workers.get(name) ?? []) this.boss.notifyWorker(worker);
+    this.wakeIdle(name);
     const cancel = () => void this.boss.cancel(name, id).catch(this.options.log);
     signal?.addEventListener('abort', cancel, { once: true });
     try {
@@ -203,64 +217,138 @@ export class PgBossJobQueue implements JobQueue {
       }
     });
     for (const kind of this.kinds.values()) {
-      // A pg-boss worker runs one job at a time: a kind's concurrency is that many workers on this node.
+      // A worker runs one job at a time: a kind's concurrency is that many workers on this node.
       const count = kind.oneAtATime ? 1 : (kind.concurrency ?? 1);
-      const ids: string[] = [];
-      for (let i = 0; i < count; i++) {
-        ids.push(
-          await this.boss.work<unknown>(kind.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-            if (!job) return undefined;
-            // Fetched while stopping: failed at once, so another node retries it.
-            if (this.stopped) throw nodeStopped();
-            return this.runOne(kind, job);
-          }),
-        );
-      }
-      this.workers.set(kind.name, ids);
+      this.idle.set(kind.name, new Set());
+      for (let i = 0; i < count; i++) this.loops.push(this.work(kind));
     }
     for (const [kind, every] of this.schedules) this.tick(kind, every, every.firstAfterMs ?? Math.min(every.everyMs, 1000));
   }
 
-  /** The handler's outcome becomes the job's output; a failure is thrown for pg-boss to record and retry. */
-  private async runOne(kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<unknown>): Promise<Outcome<unknown>> {
+  /**
+   * A worker of ours rather than pg-boss's work(): pg-boss fails a job whose handler runs longer than the expiry it
+   * was fetched with, which would hand a long job to another node however often its lease is renewed.
+   */
+  private async work(kind: JobKind<unknown, unknown>): Promise<void> {
+    while (!this.stopped) {
+      const job = await this.boss.fetch<unknown>(kind.name, { batchSize: 1, includeMetadata: true }).then(
+        ([first]) => first,
+        (err) => void (this.stopped || this.options.log(err)),
+      );
+      if (job) await this.runClaimed(kind, job);
+      else await this.nap(kind.name);
+    }
+  }
+
+  /** Waits a poll, or until a job of the kind is sent from this node (or the node stops). */
+  private nap(name: string): Promise<void> {
+    const idle = this.idle.get(name)!;
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        idle.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, POLL_MS);
+      idle.add(wake);
+    });
+  }
+
+  private wakeIdle(name: string): void {
+    for (const wake of [...(this.idle.get(name) ?? [])]) wake();
+  }
+
+  /** Runs a claimed job and writes its end: the outcome as its output, or the failure for pg-boss to retry. */
+  private async runClaimed(kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
+    // Fetched while stopping: failed at once, so another node retries it.
+    if (this.stopped) {
+      await this.boss.fail(kind.name, job.id, { message: 'the node stopped' }).catch(() => undefined);
+      return;
+    }
     const abort = new AbortController();
-    // A cancel on another node only marks the job; a lease that ran out hands it to another node: look now and then.
-    const watch = setInterval(() => {
+    const done = settle(() => kind.run(job.data, { signal: abort.signal, attempt: job.retryCount }));
+    const entry: Running = { name: kind.name, id: job.id, abort, done };
+    this.running.add(entry);
+    const stopWatching = this.watch(kind, job, abort);
+    try {
+      const outcome = await done.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      // A run whose lease was lost writes nothing: the job is another node's now (or back in the queue). A run stop()
+      // already handed back is not written again.
+      if (entry.settled || abort.signal.reason instanceof LeaseLost) return;
+      entry.settled = true;
+      if ('value' in outcome) await this.boss.complete(kind.name, job.id, outcome.value).catch(this.options.log);
+      else await this.boss.fail(kind.name, job.id, errorOf(outcome.error)).catch(this.options.log);
+    } finally {
+      entry.settled = true;
+      stopWatching();
+      this.running.delete(entry);
+    }
+  }
+
+  /**
+   * While the job runs: its lease is renewed every third of it, and its row is read now and then, since a cancel on
+   * another node only marks it. A renewal that finds the claim gone (the lease ran out and the job was handed back,
+   * or it was cancelled) aborts the run. Returns the function that stops watching.
+   */
+  private watch(kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<unknown>, abort: AbortController): () => void {
+    const jobs = jobsSchemaOf(this.options.schema);
+    const lost = () => {
+      if (!abort.signal.aborted) abort.abort(new LeaseLost());
+    };
+    const claimGone = () =>
+      this.boss
+        .getJobById(kind.name, job.id)
+        .then((current) => (current?.state === 'cancelled' ? abort.abort(cancelledElsewhere()) : lost()))
+        .catch(lost);
+    const renew = setInterval(
+      () => {
+        // The claim is the active row at this run's retry count: a takeover raised it. expire_in counts from started_on.
+        this.boss
+          .getDb()
+          .executeSql(
+            `UPDATE ${jobs}.job SET expire_in = (now() - started_on) + make_interval(secs => $4) WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $3 RETURNING id`,
+            [kind.name, job.id, job.retryCount, kind.leaseSeconds],
+          )
+          .then(({ rows }) => (rows.length ? undefined : claimGone()))
+          .catch(this.options.log);
+      },
+      Math.max(1000, (kind.leaseSeconds * 1000) / 3),
+    );
+    const cancelled = setInterval(() => {
       this.boss
         .getJobById(kind.name, job.id)
         .then((current) => {
           if (current?.state === 'cancelled') abort.abort(cancelledElsewhere());
-          else if (current?.state !== 'active' || +current.startedOn !== +job.startedOn) abort.abort(new Error('the lease ran out'));
+          else if (current?.state !== 'active' || current.retryCount !== job.retryCount) lost();
         })
         .catch(() => undefined);
     }, CANCEL_POLL_MS);
-    const context: JobContext = { signal: abort.signal, attempt: job.retryCount };
-    const done = settle(() => kind.run(job.data, context));
-    const entry: Running = { name: kind.name, id: job.id, abort, done };
-    this.running.add(entry);
-    try {
-      const value = await done;
-      entry.succeeded = true;
-      return value;
-    } finally {
-      clearInterval(watch);
-      this.running.delete(entry);
-    }
+    return () => {
+      clearInterval(renew);
+      clearInterval(cancelled);
+    };
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    for (const name of this.kinds.keys()) await this.boss.offWork(name).catch(() => undefined);
+    for (const name of this.idle.keys()) this.wakeIdle(name);
     const running = [...this.running];
     for (const job of running) job.abort.abort(nodeStopped());
-    await Promise.race([Promise.allSettled(running.map((job) => job.done)), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-    // What was stopped hands its lease back at once: another node retries it now, not when the lease runs out. Also a
-    // handler that gave up within the grace: pg-boss does not await its own fail of it, which stop() can cut off.
-    for (const job of running) if (!job.succeeded) await this.boss.fail(job.name, job.id, { message: 'the node stopped' }).catch(() => undefined);
+    await Promise.race([Promise.allSettled(this.loops), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
+    // What is still running after the grace hands its lease back at once: another node retries it now, not when the
+    // lease runs out.
+    for (const job of running) {
+      if (job.settled) continue;
+      job.settled = true;
+      await this.boss.fail(job.name, job.id, { message: 'the node stopped' }).catch(() => undefined);
+    }
     await this.boss.stop({ graceful: false, wait: true }).catch(this.options.log);
-    // The workers' last polls (and a job fetched meanwhile, failed at once) finish before the connections close.
+    // The workers' last fetches (and a job fetched meanwhile, failed at once) finish before the connections close.
     await this.connections.close(STOP_GRACE_MS);
   }
 }

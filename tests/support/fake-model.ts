@@ -39,6 +39,8 @@ export interface FakeModelBehaviour {
   transcription?: FakeTranscription;
   /** Keep a transcription request open, never answering, until its client goes away (a long call still being transcribed). */
   holdTranscription?: boolean;
+  /** Answer a transcription request this long after it came (a long call that does end). */
+  transcriptionDelayMs?: number;
 }
 
 export interface FakeModel {
@@ -68,6 +70,7 @@ async function answerTranscription(req: http.IncomingMessage, raw: Buffer, res: 
   }
   requests.push({ path: req.url ?? '', headers: req.headers, body, file });
   if (behaviour.holdTranscription) return;
+  if (behaviour.transcriptionDelayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.transcriptionDelayMs));
   if (behaviour.failStatus) {
     res.writeHead(behaviour.failStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake failure' } }));
     return;
