@@ -50,12 +50,9 @@ export async function finishImportJob(
     });
 }
 
-/** Takes the sealed credentials out of the row: only the caller whose update emptied it gets them (once). */
-export async function takeCredentials(db: Db, id: number): Promise<string | null> {
-  const row = (await db('import_jobs').where({ id }).first('credentials')) as { credentials: string | null } | undefined;
-  if (!row?.credentials) return null;
-  const taken = await db('import_jobs').where({ id, credentials: row.credentials }).update({ credentials: null, updated_at: now() });
-  return taken === 1 ? row.credentials : null;
+/** Empties the row's sealed credentials; true for the one caller whose update did it (they are handed out once). */
+export async function claimCredentials(db: Db, id: number, sealed: string): Promise<boolean> {
+  return (await db('import_jobs').where({ id, credentials: sealed }).update({ credentials: null, updated_at: now() })) === 1;
 }
 
 export async function runningImportJobIds(db: Db, kind: string): Promise<number[]> {

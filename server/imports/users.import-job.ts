@@ -11,7 +11,7 @@ import { refusalOf } from '../jobs/outcome.js';
 import { BadCell, type SourceRow } from './xlsx-rows.js';
 import { checkUsers, writeUsers } from './users.import.js';
 import { withClippedErrors } from './report-values.js';
-import { finishImportJob, findImportJob, insertImportJob, runningImportJobIds, saveProgress, takeCredentials } from './import-jobs.repository.js';
+import { finishImportJob, findImportJob, insertImportJob, runningImportJobIds, saveProgress, claimCredentials } from './import-jobs.repository.js';
 import { openCredentials, sealCredentials } from './sealed-credentials.js';
 
 const JOB = 'imports.users';
@@ -91,9 +91,10 @@ export function usersImportJobs(db: Knex, jobs: JobQueue, credentialsSecret: str
       const job = await findImportJob(db, id, KIND);
       if (!job) throw notFound('Import job');
       const report = job.report ? (JSON.parse(job.report) as UserImportReport) : null;
-      if (report && job.status === 'done' && job.created_by === readerId) {
-        const sealed = await takeCredentials(db, id);
-        if (sealed) report.credentials = openCredentials(credentialsSecret, sealed);
+      if (report && job.status === 'done' && job.created_by === readerId && job.credentials) {
+        // Opened before they are claimed: a row that cannot be opened (another install's key) keeps them.
+        const credentials = openCredentials(credentialsSecret, job.credentials);
+        if (await claimCredentials(db, id, job.credentials)) report.credentials = credentials;
       }
       return { id: job.id, status: job.status, processed: job.processed, total: job.total, report, error: job.error };
     },

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import ExcelJS from 'exceljs';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, usingPostgres, type TestServer } from '../support/server.js';
 import { USER_IMPORT_JOB_ROWS, type UserImportJob, type UserImportReport } from '../../contract/imports.js';
 
 const HEADER = ['用户名', '姓名', '部门', '岗位', '角色'];
@@ -108,6 +108,30 @@ describe('users import as a job', () => {
       const login = await ts.api.post('/api/auth/login', { body: { username: credential.username, password: credential.password } });
       assert.equal(login.status, 200, login.text);
       assert.equal(login.body.data.must_change_password, true);
+    }
+  });
+
+  test('on PostgreSQL another node answers the job: status, progress and the report from the database', { skip: !usingPostgres && 'one node per SQLite file' }, async () => {
+    // A second server on the same schema and keys, as a node of the cluster.
+    const other = await startTestServer({ databaseSchema: ts.config.databaseSchema, jwtSecret: ts.config.jwtSecret });
+    try {
+      const count = USER_IMPORT_JOB_ROWS + 50;
+      const started = await post(await workbook(people(`node${tag}`, count)));
+      assert.equal(started.status, 202, started.text);
+      const deadline = Date.now() + 180_000;
+      let job: UserImportJob;
+      do {
+        await new Promise((r) => setTimeout(r, 100));
+        const res = await other.api.get(`/api/system/users/import/jobs/${started.body.data.job_id}`, { token: ts.adminToken });
+        assert.equal(res.status, 200, res.text);
+        job = res.body.data;
+      } while (job.status === 'running' && Date.now() < deadline);
+      assert.equal(job.status, 'done');
+      assert.equal(job.processed, count);
+      assert.equal(job.report?.imported, count);
+      assert.equal(job.report?.credentials.length, count, 'the admin who started it gets the passwords on any node');
+    } finally {
+      await other.close();
     }
   });
 
