@@ -84,7 +84,12 @@ export function usersImportJobs(db: Knex, jobs: JobQueue, credentialsSecret: str
   return {
     async start(rows, adminId) {
       const id = await insertImportJob(db, { kind: KIND, total: rows.length, created_by: adminId, source: encodeRows(rows) });
-      await jobs.enqueue<UsersImportPayload>(JOB, String(id), { job_id: id });
+      try {
+        await jobs.enqueue<UsersImportPayload>(JOB, String(id), { job_id: id });
+      } catch (err) {
+        await finishImportJob(db, id, { status: 'failed', report: null, error: 'The import could not be queued; nothing was imported' });
+        throw err;
+      }
       return id;
     },
     async view(id, readerId) {
