@@ -59,3 +59,28 @@ export interface UserImportReport extends BulkImportReport {
 }
 
 export type QuestionImportReport = BulkImportReport;
+
+/** A long users import's job (more than USER_IMPORT_JOB_ROWS rows): 202 `{job_id}`, then followed by its id. */
+export type ImportJobStatus = 'running' | 'done' | 'failed';
+
+export interface UserImportJobStarted {
+  job_id: number;
+}
+
+export interface UserImportJob {
+  id: number;
+  status: ImportJobStatus;
+  /** Users written so far, of `total` rows in the file. */
+  processed: number;
+  total: number;
+  /**
+   * At the end, the report the import answers with when it is short: on `done` its credentials to the admin who
+   * started it, once (empty afterwards and for anyone else); on `failed` with the invalid rows, when that was why.
+   */
+  report: UserImportReport | null;
+  /** Why a failed job failed (English, for logs); null otherwise. */
+  error: string | null;
+}
+
+/** Files with more rows than this import as a job (a dry run never does). */
+export const USER_IMPORT_JOB_ROWS = 500;

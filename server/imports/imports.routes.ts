@@ -5,15 +5,17 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { Context } from 'koa';
 import type { Deps } from '../context.js';
-import { parseWith, QueryBool } from '../http/validate.js';
+import { parseId, parseWith, QueryBool } from '../http/validate.js';
 import { formField, multipart, requireFile } from '../http/multipart.js';
 import { validationFailed } from '../http/errors.js';
 import { sendRaw } from '../http/envelope.js';
-import { importUsers, userTemplate } from './users.import.js';
+import { importUserRows, readUserRows, userTemplate } from './users.import.js';
+import { usersImportJobs } from './users.import-job.js';
 import { importQuestions, questionTemplate } from './questions.import.js';
 import { XLSX_TYPE } from './xlsx-rows.js';
 import { withClippedErrors } from './report-values.js';
-import type { BulkImportRowError } from '../../contract/imports.js';
+import { USER_IMPORT_JOB_ROWS, type BulkImportRowError } from '../../contract/imports.js';
+import { currentUser } from '../auth/guards.js';
 
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 const DryRun = z.object({ dry_run: QueryBool });
@@ -35,17 +37,31 @@ function sendTemplate(ctx: Context, name: string, body: Buffer): void {
   ctx.body = body;
 }
 
-export function importRoutes({ db, requireAdmin }: Deps): Router {
+export function importRoutes({ db, jobs, secrets, requireAdmin }: Deps): Router {
   const router = new Router();
+  const userJobs = usersImportJobs(db, jobs, secrets.jwtSecret, (err) => {
+    if (process.env.NODE_ENV !== 'test') console.error('[imports]', err);
+  });
 
   router.get('/system/users/import/template', ...requireAdmin, async (ctx) => {
     sendTemplate(ctx, 'users-template', await userTemplate());
   });
   router.post('/system/users/import', ...requireAdmin, multipart({ maxFileSize: IMPORT_MAX_BYTES }), async (ctx) => {
-    const report = withClippedErrors(await importUsers(db, requireFile(ctx), dryRunOf(ctx)));
-    refuseInvalid(report);
+    const dryRun = dryRunOf(ctx);
+    const rows = await readUserRows(requireFile(ctx));
     ctx.set('Cache-Control', 'no-store');
+    if (!dryRun && rows.length > USER_IMPORT_JOB_ROWS) {
+      ctx.status = 202;
+      ctx.body = { job_id: await userJobs.start(rows, currentUser(ctx).id) };
+      return;
+    }
+    const report = withClippedErrors(await importUserRows(db, rows, dryRun));
+    refuseInvalid(report);
     ctx.body = report;
+  });
+  router.get('/system/users/import/jobs/:id', ...requireAdmin, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await userJobs.view(parseId(ctx.params.id, 'import job'), currentUser(ctx).id);
   });
 
   router.get('/exam/questions/import/template', ...requireAdmin, async (ctx) => {

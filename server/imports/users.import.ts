@@ -1,6 +1,7 @@
 // Users from Excel: one row per person (用户名, 姓名, 部门, 岗位, 角色). Departments and positions are matched by name
 // or created; each new user gets a generated initial password, returned once, and must change it at first sign-in.
 import crypto from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Role } from '../../contract/users.js';
 import type { BulkImportRowError, InitialCredential, UserImportReport } from '../../contract/imports.js';
@@ -23,7 +24,7 @@ const ROLES: Record<string, Role> = { employee: 'employee', 员工: 'employee', 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 export const MAX_IMPORT_ROWS = 5_000;
 
-interface UserRowInput {
+export interface UserRowInput {
   row: number;
   username: string;
   full_name: string;
@@ -118,15 +119,22 @@ function generatePassword(): string {
   }
 }
 
-/**
- * Checks every row; a dry run (or any invalid row) writes nothing. Otherwise the departments and positions, the
- * users and their password hashes are written in one transaction: all rows or none.
- */
-export async function importUsers(db: Db, file: { filepath: string; originalFilename?: string | null }, dryRun: boolean): Promise<UserImportReport> {
+/** The file's rows, refused (400) when it is no .xlsx, has no users or more than MAX_IMPORT_ROWS. */
+export async function readUserRows(file: { filepath: string; originalFilename?: string | null }): Promise<SourceRow[]> {
   assertXlsx(file);
   const rows = await readXlsxRows(file.filepath);
   if (!rows.length) throw validationFailed('The import file contains no users');
   if (rows.length > MAX_IMPORT_ROWS) throw validationFailed(`At most ${MAX_IMPORT_ROWS} users per import`);
+  return rows;
+}
+
+export interface CheckedUsers {
+  report: UserImportReport;
+  valid: UserRowInput[];
+}
+
+/** Checks every row and reports what an import would do; writes nothing. */
+export async function checkUsers(db: Db, rows: SourceRow[], dryRun: boolean): Promise<CheckedUsers> {
   const { valid, errors } = await validate(db, rows);
   const report: UserImportReport = {
     dry_run: dryRun,
@@ -138,8 +146,23 @@ export async function importUsers(db: Db, file: { filepath: string; originalFile
     positions_created: await missingNames(db, 'positions', valid.map((r) => r.position)),
     credentials: [],
   };
-  if (errors.length || dryRun) return report;
+  return { report, valid };
+}
 
+export interface WriteHooks {
+  /** Told how many users are written so far, every PROGRESS_EVERY rows (inside the transaction). */
+  progress?(written: number): Promise<void>;
+  /** Runs last in the import's transaction with the finished report: a job records that it is done in the same commit. */
+  finish?(trx: Knex.Transaction, report: UserImportReport): Promise<void>;
+}
+
+const PROGRESS_EVERY = 50;
+
+/**
+ * Writes the checked users: the departments and positions, the users and their password hashes in one transaction,
+ * all rows or none. Returns the report with the generated credentials.
+ */
+export async function writeUsers(db: Knex, { report: checked, valid }: CheckedUsers, hooks: WriteHooks = {}): Promise<UserImportReport> {
   // Random 72-bit passwords need no key stretching: a salted SHA-256 each (passwords.ts), microseconds rather than
   // argon2's quarter second, so 5,000 users take seconds and logins meanwhile keep the hashing threads.
   const credentials: InitialCredential[] = [];
@@ -149,6 +172,7 @@ export async function importUsers(db: Db, file: { filepath: string; originalFile
     credentials.push({ row: r.row, username: r.username, full_name: r.full_name, password });
     hashes.push(hashInitialPassword(password));
   }
+  const report: UserImportReport = { ...checked, imported: valid.length, credentials };
   await db.transaction(async (trx) => {
     const departments = new Map<string, number>();
     for (const name of await missingNames(trx, 'departments', valid.map((r) => r.department))) await createDepartment(trx, { name });
@@ -167,11 +191,18 @@ export async function importUsers(db: Db, file: { filepath: string; originalFile
         position_id: r.position ? (positions.get(r.position) ?? null) : null,
         must_change_password: true,
       });
+      if ((i + 1) % PROGRESS_EVERY === 0) await hooks.progress?.(i + 1);
     }
+    await hooks.finish?.(trx, report);
   });
-  report.imported = valid.length;
-  report.credentials = credentials;
   return report;
+}
+
+/** Checks every row; a dry run (or any invalid row) writes nothing, otherwise every row is written (writeUsers). */
+export async function importUserRows(db: Knex, rows: SourceRow[], dryRun: boolean): Promise<UserImportReport> {
+  const checked = await checkUsers(db, rows, dryRun);
+  if (checked.report.errors.length || dryRun) return checked.report;
+  return writeUsers(db, checked);
 }
 
 export const userTemplate = (): Promise<Buffer> =>

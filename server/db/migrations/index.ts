@@ -30,6 +30,7 @@ import * as jobKeys from './024_job_keys.js';
 import * as paperAudience from './029_paper_audience.js';
 import * as loginPending from './032_login_pending.js';
 import * as riskLevelWords from './033_risk_level_words.js';
+import * as importJobs from './034_import_jobs.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '031_roleplay': roleplay,
   '032_login_pending': loginPending,
   '033_risk_level_words': riskLevelWords,
+  '034_import_jobs': importJobs,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Descriptions, Flex, Modal, Table } from 'antd';
+import { Alert, Button, Descriptions, Flex, Modal, Progress, Table } from 'antd';
 import { useDiscardGuard } from '../../components/form/useDiscardGuard';
 import { DownloadOutlined } from '@ant-design/icons';
 import { api } from '../../api/client';
@@ -9,12 +9,36 @@ import { downloadFile, saveBlob } from '../../api/download';
 import { ErrorNotice } from '../../components/states';
 import { FilePicker } from '../../components/form/FilePicker';
 import { credentialsCsvText } from './credentials-csv';
-import type { BulkImportRowError, InitialCredential, QuestionImportReport, UserImportReport } from '../../api/types';
+import type { BulkImportRowError, InitialCredential, QuestionImportReport, UserImportJob, UserImportJobStarted, UserImportReport } from '../../api/types';
 
 type Report = UserImportReport | QuestionImportReport;
 export type BulkImportKind = 'users' | 'questions';
 
 const PATHS: Record<BulkImportKind, string> = { users: '/system/users/import', questions: '/exam/questions/import' };
+const JOB_POLL_MS = 1000;
+
+const isJobStarted = (answer: Report | UserImportJobStarted): answer is UserImportJobStarted => 'job_id' in answer;
+
+/**
+ * A long users import answers 202 {job_id}: polled until it ends. The job is kept once ended and never asked again,
+ * since its credentials come in that one answer only.
+ */
+function useImportJob(jobId: number | null) {
+  const [ended, setEnded] = useState<UserImportJob | null>(null);
+  const poll = useQuery({
+    queryKey: ['imports', 'users', 'job', jobId],
+    queryFn: () => api.get<UserImportJob>(`/system/users/import/jobs/${jobId}`),
+    enabled: jobId !== null && !ended,
+    refetchInterval: JOB_POLL_MS,
+    refetchOnWindowFocus: false,
+    gcTime: 0,
+  });
+  useEffect(() => {
+    if (poll.data && poll.data.status !== 'running') setEnded(poll.data);
+  }, [poll.data]);
+  useEffect(() => setEnded(null), [jobId]);
+  return { running: jobId !== null && !ended ? (poll.data ?? null) : null, ended, error: poll.error };
+}
 
 /** The initial passwords as a CSV file (credentials-csv.ts: formulas neutralised). */
 const credentialsCsv = (credentials: InitialCredential[], header: string[]): Blob => new Blob([credentialsCsvText(credentials, header)], { type: 'text/csv;charset=utf-8' });
@@ -33,11 +57,29 @@ export function BulkImportDialog({ kind, invalidates, onClose }: { kind: BulkImp
     return api.post<Report>(PATHS[kind], form, { query: { dry_run: dryRun || undefined } });
   };
   const check = useMutation({ mutationFn: () => send(true) });
-  const run = useMutation({ mutationFn: () => send(false), onSuccess: () => queryClient.invalidateQueries({ queryKey: invalidates }) });
-  const report = check.data;
-  const done = run.data;
+  const [jobId, setJobId] = useState<number | null>(null);
+  const run = useMutation({
+    mutationFn: () => send(false) as Promise<Report | UserImportJobStarted>,
+    onSuccess: (answer) => {
+      if (isJobStarted(answer)) setJobId(answer.job_id);
+      else void queryClient.invalidateQueries({ queryKey: invalidates });
+    },
+  });
+  const job = useImportJob(jobId);
+  useEffect(() => {
+    if (job.ended?.status === 'done') void queryClient.invalidateQueries({ queryKey: invalidates });
+  }, [job.ended, queryClient, invalidates]);
+  const answered = run.data && !isJobStarted(run.data) ? run.data : undefined;
+  const jobReport = job.ended?.report ?? undefined;
+  // Typed as Report: the conditional would otherwise reduce the union to its common part.
+  const done = (answered ?? (job.ended?.status === 'done' ? jobReport : undefined)) as Report | undefined;
+  // A job that failed on its rows shows them as the check does; without a report, its reason.
+  const report = (job.ended?.status === 'failed' && jobReport ? jobReport : check.data) as Report | undefined;
+  const jobFailed = job.ended?.status === 'failed' && !jobReport ? job.ended.error : null;
+  const importing = run.isPending || (jobId !== null && !job.ended);
   const choose = (chosen: File | null) => {
     setFile(chosen);
+    setJobId(null);
     check.reset();
     run.reset();
   };
@@ -126,9 +168,20 @@ export function BulkImportDialog({ kind, invalidates, onClose }: { kind: BulkImp
                 <Alert className="section" type="success" showIcon title={t('integrity.imports.ready', { count: report.valid })} />
               )}
               {run.error && <ErrorNotice error={run.error} />}
+              {job.error && <ErrorNotice error={job.error} />}
+              {jobFailed !== null && <Alert className="section" type="error" showIcon title={t('integrity.imports.jobFailed')} description={jobFailed} />}
+              {jobId !== null && !job.ended && (
+                <Progress
+                  className="section"
+                  percent={job.running && job.running.total > 0 ? Math.floor((job.running.processed / job.running.total) * 100) : 0}
+                  status="active"
+                  aria-label={t('integrity.imports.progress')}
+                  format={() => t('integrity.imports.progressCount', { processed: job.running?.processed ?? 0, total: job.running?.total ?? report.total })}
+                />
+              )}
               <Flex justify="flex-end" gap="small" className="section-top">
                 <Button onClick={cancel}>{t('common.action.cancel')}</Button>
-                <Button type="primary" disabled={report.errors.length > 0} loading={run.isPending} onClick={() => run.mutate()}>
+                <Button type="primary" disabled={report.errors.length > 0 || importing} loading={importing} onClick={() => run.mutate()}>
                   {t('integrity.imports.run', { count: report.valid })}
                 </Button>
               </Flex>
