@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { getLlama, LlamaChat, type ChatHistoryItem } from 'node-llama-cpp';
-import { percentile, probeHealth, startBenchServer, timedStream } from './harness.js';
+import { describeThreadCpu, percentile, probeHealth, startBenchServer, threadCpuSeconds, threadCpuSince, timedStream } from './harness.js';
 import { writeTinyLlamaModel } from '../tests/support/tiny-llama-model.js';
 import { coachPrompt } from '../server/chat/coach.js';
 
@@ -95,9 +95,11 @@ export default async function llm(): Promise<void> {
       results.direct.push(await direct());
     }
     const generatingFrom = performance.now();
+    const cpuBefore = threadCpuSeconds(server.pid);
     const probe = probeHealth(server.url);
     for (let i = 0; i < HEALTH_RUNS; i++) await served();
     const health = await probe.stop();
+    const cpuUsed = threadCpuSince(server.pid, cpuBefore);
     const generatingMs = performance.now() - generatingFrom;
     // The same probe on the idle server, as long as the generating one ran: this machine's own noise, for the ratio.
     const idleProbe = probeHealth(server.url);
@@ -122,6 +124,10 @@ export default async function llm(): Promise<void> {
     console.log(`GET /api/health while generating: ${health.length} requests, p50 ${percentile(health, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...health).toFixed(1)} ms  [target < 50 ms] ${p99 < 50 ? 'ok' : 'MISSED'}`);
     console.log(`GET /api/health on the idle server:  ${idle.length} requests, p50 ${percentile(idle, 0.5).toFixed(1)} ms, p99 ${idleP99.toFixed(1)} ms, max ${Math.max(...idle).toFixed(1)} ms`);
     console.log(`  health p99 while generating             ${(p99 / idleP99).toFixed(2)}x idle`);
+    // What competes with the main thread: its own share of the time, and every thread's CPU seconds a reply.
+    const mainMs = (cpuUsed.get(server.pid) ?? 0) * 1000;
+    console.log(`  server main thread busy ${((mainMs / generatingMs) * 100).toFixed(1)} % of the time while generating (health probe included)`);
+    console.log(`  server CPU seconds a reply by thread: ${describeThreadCpu(server.pid, cpuUsed, 1 / HEALTH_RUNS)}`);
   } finally {
     await server.close();
   }
