@@ -115,7 +115,9 @@ export async function streamLocalCompletion(
       },
       onToken(piece) {
         if (!piece) return;
-        arm(target.idleTimeoutMs, `no reply piece for ${target.idleTimeoutMs} ms`);
+        // The idle timeout starts with the first piece; later ones only restart it (no new timer per piece).
+        if (progress.firstTokenAt === null) arm(target.idleTimeoutMs, `no reply piece for ${target.idleTimeoutMs} ms`);
+        else timer?.refresh();
         progress.firstTokenAt ??= Date.now();
         progress.text += piece;
         onToken(piece);
