@@ -151,7 +151,8 @@ async function monoPlan(input: AudioInput, lost_zh: string | undefined, speakers
   if (voices?.models.vad) {
     input.onProgress(DECODE_SHARE, 'speakers');
     const plan = await speechPass(step, voices.models.vad);
-    if (plan) return { ...whole, passes: plan.passes, speechSeconds: plan.speechSeconds };
+    const trusted = plan && (plan.passes.length || !voices.models.vadBundled);
+    if (trusted) return { ...whole, passes: plan.passes, speechSeconds: plan.speechSeconds };
   }
   return whole;
 }

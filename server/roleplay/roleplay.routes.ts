@@ -9,6 +9,7 @@ import {
   disableScenario,
   editScenario,
   finish,
+  openForTurn,
   readScenario,
   readSession,
   scenarioStats,
@@ -19,13 +20,15 @@ import {
   type Reader,
 } from './roleplay.service.js';
 import { streamTurn } from './turn-stream.js';
+import { voiceTurns } from './voice-turn.js';
 
 /**
  * AI role-play under /api/roleplay (docs/api/roleplay.md): scenarios written by admins and played by everyone;
  * sessions played by their owner, read by admins too.
  */
-export function roleplayRoutes({ db, requireUser, requireAdmin }: Deps): Router {
+export function roleplayRoutes({ db, config, storage, requireUser, requireAdmin }: Deps): Router {
   const router = new Router({ prefix: '/roleplay' });
+  const voice = voiceTurns({ db, config, storage });
   const reader = (ctx: Context): Reader => currentUser(ctx);
 
   router.get('/scenarios', requireUser, async (ctx) => {
@@ -63,9 +66,16 @@ export function roleplayRoutes({ db, requireUser, requireAdmin }: Deps): Router 
   router.get('/sessions/:id', requireUser, async (ctx) => {
     ctx.body = await readSession(db, reader(ctx), parseId(ctx.params.id, 'Session'));
   });
-  router.post('/sessions/:id/turns', requireUser, async (ctx) => {
+  // `{text}`, or the rep's words spoken: multipart `audio`, transcribed once the turn is known to be allowed.
+  router.post('/sessions/:id/turns', requireUser, voice.receive, async (ctx) => {
     const id = parseId(ctx.params.id, 'Session');
-    const { text } = parseBody(ctx, TurnBody);
+    let text: string;
+    if (ctx.is('multipart')) {
+      await openForTurn(db, reader(ctx), id);
+      text = await voice.transcript(ctx, reader(ctx).id);
+    } else {
+      text = parseBody(ctx, TurnBody).text;
+    }
     if (ctx.accepts('application/json', 'text/event-stream') === 'text/event-stream' && !ctx.get('accept').includes('application/json')) {
       await streamTurn(ctx, db, reader(ctx), id, text);
       return;

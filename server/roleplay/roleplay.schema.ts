@@ -69,7 +69,8 @@ export const ScenarioListQuery = z.object({ status: z.enum(['active', 'inactive'
 
 export const SessionCreate = z.object({ scenario_id: z.number().int().positive() }).strict();
 
-export const TurnBody = z.object({ text: text(4000).min(1) }).strict();
+export const TURN_TEXT_MAX = 4000;
+export const TurnBody = z.object({ text: text(TURN_TEXT_MAX).min(1) }).strict();
 
 export const SessionListQuery = Paging.extend({
   user_id: z.coerce.number().int().positive().optional(),

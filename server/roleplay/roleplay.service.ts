@@ -131,14 +131,20 @@ export interface TurnStart {
   release(): void;
 }
 
-/** Checks the turn may be taken and flags the rep's words; the caller answers it, then calls completeTurn. */
-export async function beginTurn(db: Db, player: Reader, id: number, text: string): Promise<TurnStart> {
+/** The player's active session with room for another rep turn (404, 409 session_finished or turn_limit otherwise). */
+export async function openForTurn(db: Db, player: Reader, id: number): Promise<{ session: Session; scenario: Scenario; repCount: number }> {
   const session = await ownActiveSession(db, player, id);
   const scenario = (await findScenario(db, session.scenario_id))!;
   const repCount = session.turns.filter((t) => t.speaker === REP).length;
   if (repCount >= scenario.max_turns) {
     throw new AppError(409, RoleplayErrorCode.turnLimit, `This scenario allows ${scenario.max_turns} turns: finish the session to see the report`);
   }
+  return { session, scenario, repCount };
+}
+
+/** Checks the turn may be taken and flags the rep's words; the caller answers it, then calls completeTurn. */
+export async function beginTurn(db: Db, player: Reader, id: number, text: string): Promise<TurnStart> {
+  const { session, scenario, repCount } = await openForTurn(db, player, id);
   if (turnsInFlight.has(id)) throw new AppError(409, 'conflict', 'The customer is still answering your previous turn');
   turnsInFlight.add(id);
   try {

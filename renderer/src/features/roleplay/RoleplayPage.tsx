@@ -8,6 +8,7 @@ import type { Scenario, Session, Turn } from '../../../../contract/roleplay.js';
 import { roleplayQueries, useFinish, useStartSession, useTakeTurn } from './queries';
 import { speakChinese } from './speech';
 import { SessionReport } from './SessionReport';
+import { HoldToTalk } from './HoldToTalk';
 
 /** 工作台 → 陪练: pick a scenario, talk to the customer, read the report. */
 export default function RoleplayPage() {
@@ -113,6 +114,7 @@ function SessionView({ id }: { id: number }) {
           {session.status === 'active' ? (
             <Space.Compact style={{ width: '100%' }}>
               <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} placeholder={t('roleplay.placeholder')} autoSize={{ minRows: 1, maxRows: 4 }} onPressEnter={(e) => (e.preventDefault(), send())} aria-label={t('roleplay.placeholder')} />
+              <HoldToTalk disabled={take.isPending} onRecorded={(recording) => take.mutate(recording)} />
               <Button type="primary" onClick={send} loading={take.isPending}>
                 {t('roleplay.send')}
               </Button>

@@ -21,10 +21,11 @@ export function useStartSession() {
   });
 }
 
+/** A turn typed (`text`) or spoken (a recording, transcribed by the server). */
 export function useTakeTurn(sessionId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) => api.post<TurnReply>(`/roleplay/sessions/${sessionId}/turns`, { text }),
+    mutationFn: (turn: string | Blob) => api.post<TurnReply>(`/roleplay/sessions/${sessionId}/turns`, typeof turn === 'string' ? { text: turn } : spokenForm(turn)),
     onSuccess: (reply) =>
       client.setQueryData<Session>(roleplayKeys.session(sessionId), (session) => session && { ...session, turns: [...session.turns, reply.rep_turn, reply.customer_turn] }),
   });
@@ -36,4 +37,11 @@ export function useFinish(sessionId: number) {
     mutationFn: () => api.post<Session>(`/roleplay/sessions/${sessionId}/finish`, {}),
     onSuccess: (session) => client.setQueryData(roleplayKeys.session(sessionId), session),
   });
+}
+
+function spokenForm(recording: Blob): FormData {
+  const form = new FormData();
+  form.append('audio', recording, recording.type.includes('ogg') ? 'turn.ogg' : 'turn.webm');
+  form.append('language', 'zh');
+  return form;
 }
