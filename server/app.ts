@@ -42,6 +42,7 @@ import { requestId } from './http/request-id.js';
 import { metricsEndpoint, requestTiming } from './http/metrics.js';
 import { markAuth, routeLayers } from './http/openapi.js';
 import { apiDocsRoutes } from './http/api-docs.routes.js';
+import { setDerivationDelay } from './review/pending-events.js';
 
 export interface AppOptions {
   db: Knex;
@@ -75,6 +76,7 @@ export interface TrainbenchApp {
 const domains = [authRoutes, importRoutes, systemRoutes, notificationRoutes, productRoutes, courseRoutes, companyRoutes, examRoutes, learningRoutes, mediaRoutes, knowledgeRoutes, chatRoutes, workbenchRoutes, aiRoutes, audioRoutes, knowledgePackRoutes, coachingRoutes, complianceRoutes, syncRoutes, securityRoutes, reviewRoutes, assignmentRoutes, roleplayRoutes];
 
 export function createApp({ db, config, secrets, nodeId }: AppOptions): TrainbenchApp {
+  setDerivationDelay(db, config.reviewDeriveAfterMs);
   // X-Forwarded-* only behind a proxy that sets them (TRUST_PROXY): otherwise a client could choose its own address.
   // Only the entries our proxies appended count (maxIpsCount), so a client's own X-Forwarded-For is never its address.
   const hops = proxyHops(config.trustProxy);

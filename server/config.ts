@@ -47,6 +47,8 @@ export interface AppConfig {
   reminderScanMs?: number;
   /** How long a node may hold a background job before another takes it over (JOB_LEASE_SECONDS; PostgreSQL). */
   jobLeaseSeconds: number;
+  /** How long after a submit's commit its review cards are derived at the latest (REVIEW_DERIVE_AFTER_MS). */
+  reviewDeriveAfterMs: number;
   /** How often lost leases are looked for (JOB_MAINTENANCE_SECONDS; PostgreSQL). */
   jobMaintenanceSeconds: number;
   /** How long SIGTERM waits for running requests and streams before closing them (SHUTDOWN_GRACE_SECONDS). */
@@ -108,6 +110,7 @@ export const EnvSchema = z
     ),
     SYNC_INTERVAL_SECONDS: optional(wholeNumber(10, 86_400, 'of seconds from 10 to 86400')),
     JOB_LEASE_SECONDS: optional(wholeNumber(5, 86_400, 'of seconds from 5 to 86400')),
+    REVIEW_DERIVE_AFTER_MS: optional(wholeNumber(1, 600_000, 'of milliseconds from 1 to 600000')),
     JOB_MAINTENANCE_SECONDS: optional(wholeNumber(1, 3600, 'of seconds from 1 to 3600')),
     SHUTDOWN_GRACE_SECONDS: optional(wholeNumber(0, 3600, 'of seconds from 0 to 3600')),
     STORAGE: optional(z.enum(['local', 's3'], { message: 'must be local or s3' })),
@@ -163,6 +166,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     storage: storageConfig(e),
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS ?? 20,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS ?? 900,
+    reviewDeriveAfterMs: e.REVIEW_DERIVE_AFTER_MS ?? 100,
     jobMaintenanceSeconds: e.JOB_MAINTENANCE_SECONDS ?? 30,
     metricsToken: e.METRICS_TOKEN,
     logTarget: e.LOG_TARGET ?? defaultLogTarget(e.DATABASE_URL),

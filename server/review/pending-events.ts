@@ -30,8 +30,17 @@ export async function queueReviewEvents(db: Db, submits: AnsweredSubmit[]): Prom
 
 /** Submits derived in one transaction: a batch holds the (single SQLite) connection no longer than a submit batch does. */
 const BATCH = 64;
-/** How long after a submit's commit its review events are derived at the latest (a read of the person's derives at once). */
+/**
+ * How long after a submit's commit its review events are derived at the latest (a read of the person's derives at
+ * once): 100 ms unless the server's REVIEW_DERIVE_AFTER_MS says otherwise (setDerivationDelay).
+ */
 const DERIVE_AFTER_MS = 100;
+const delays = new WeakMap<object, number>();
+
+/** The database's derivation delay (createApp, from the configuration). */
+export function setDerivationDelay(db: Knex, ms: number): void {
+  delays.set(db.client.config, ms);
+}
 /** Any number that no other advisory lock of ours uses: one derivation at a time across the nodes of a cluster. */
 const DERIVATION_LOCK = 0x7e71e3;
 
@@ -121,7 +130,7 @@ function deriverOf(db: Knex): Deriver {
     timer ??= setTimeout(() => {
       timer = null;
       drainLogged();
-    }, DERIVE_AFTER_MS);
+    }, delays.get(db.client.config) ?? DERIVE_AFTER_MS);
   };
   const idle = async (): Promise<void> => {
     if (timer) {
