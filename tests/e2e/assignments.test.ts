@@ -101,7 +101,7 @@ describe('assignments in Chromium (zh-CN)', { skip: skipWithoutChromium }, () =>
     await page.getByRole('radiogroup', { name: zh('assignments.people.status') }).locator('label').filter({ hasText: new RegExp(`^${zh('assignments.status.done')}$`) }).click();
     await people.getByRole('row').filter({ hasText: '张晓梅' }).waitFor({ state: 'detached' });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: zh('assignments.export') }).click()]);
-    assert.match(download.suggestedFilename(), /^assignment-\d+-progress-.*\.xlsx$/);
+    assert.match(download.suggestedFilename(), /^学习任务\d+-完成情况-\d{4}-\d{2}-\d{2}\.xlsx$/);
 
     await page.getByRole('button', { name: zh('assignments.remind') }).click();
     await page.getByRole('tooltip').getByRole('button', { name: zh('assignments.remind') }).click();
