@@ -1,5 +1,6 @@
 // Issue 33, item 5: a rush of right passwords from one address (a branch office behind NAT, an HQ proxy) lets
-// everyone in (wrong ones amid a rush: login-rush-guesses.test.ts).
+// everyone in; wrong ones still lock as documented (5 per account, 50 per address), and concurrent wrong guesses
+// still cannot try more passwords than the limit.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -41,5 +42,27 @@ describe('a login rush from one address', () => {
     assert.equal((await login('admin', ADMIN_PASSWORD, '10.33.0.1')).status, 200, 'the admin is not locked out of the address');
     const lockouts = (await ts.api.get('/api/security/lockouts', { token: ts.adminToken })).body.data as { key: string }[];
     assert.deepEqual(lockouts.filter((l) => l.key.includes('10.33.0.1')), []);
+  });
+});
+
+describe('wrong passwords amid a rush from one address', () => {
+  test('concurrent wrong guesses from one address still stop at 50; then even a right password is refused there', async () => {
+    const results = await Promise.all(candidates.slice(0, 60).map((username) => login(username, 'wrong', '10.33.0.3')));
+    assert.deepEqual(tally(results.map((r) => r.status)), { 401: 50, 429: 10 }, 'fifty passwords checked, the rest refused before their check');
+    const refused = results.find((r) => r.status === 429)!;
+    assert.equal(refused.body.error, 'auth.login_locked');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal((await login(candidates[110]!, 'secret-pass', '10.33.0.3')).status, 429, 'the address is locked');
+    assert.equal((await login(candidates[110]!, 'secret-pass', '10.33.0.4')).status, 200, 'other addresses are not');
+  });
+
+  test('concurrent wrong guesses at one account still stop at 5, amid right logins of others from the same address', async () => {
+    const target = candidates[119]!;
+    const guesses = Array.from({ length: 12 }, (_, i) => login(target, `wrong-${i}`, '10.33.0.5'));
+    const others = candidates.slice(0, 10).map((username) => login(username, 'secret-pass', '10.33.0.5'));
+    const [guessed, rest] = [await Promise.all(guesses), await Promise.all(others)];
+    assert.deepEqual(tally(guessed.map((r) => r.status)), { 401: 5, 429: 7 });
+    assert.deepEqual(tally(rest.map((r) => r.status)), { 200: 10 });
+    assert.equal((await login(target, 'secret-pass', '10.33.0.6')).status, 429, 'the account is locked everywhere');
   });
 });
