@@ -24,8 +24,8 @@ export interface GuardedApp {
 }
 
 export interface GuardedSession {
-  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void): void;
-  setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string) => boolean): void;
+  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string; mediaTypes?: string[] }) => void): void;
+  setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string, details?: { mediaType?: string }) => boolean): void;
 }
 
 export interface SecurityOptions {
@@ -37,11 +37,16 @@ export interface SecurityOptions {
   log: Logger;
 }
 
-/** Permissions the app's own pages may use: fullscreen video and copying text. Everything else is refused. */
+/**
+ * Permissions the app's own pages may use: fullscreen video, copying text, and the microphone alone (a rep's spoken
+ * turn in 陪练, a voiceprint); never the camera. Everything else is refused.
+ */
 const APP_PERMISSIONS = new Set(['fullscreen', 'clipboard-sanitized-write']);
 
-export function isPermissionAllowed(permission: string, requestingUrl: string | undefined, appOrigin: string): boolean {
-  return APP_PERMISSIONS.has(permission) && isInternalUrl(requestingUrl, appOrigin);
+export function isPermissionAllowed(permission: string, requestingUrl: string | undefined, appOrigin: string, mediaTypes: readonly string[] = []): boolean {
+  if (!isInternalUrl(requestingUrl, appOrigin)) return false;
+  if (permission === 'media') return mediaTypes.length > 0 && mediaTypes.every((type) => type === 'audio');
+  return APP_PERMISSIONS.has(permission);
 }
 
 /**
@@ -84,7 +89,9 @@ export function installSecurity({ app, session, appOrigin, openExternal, log }: 
   });
 
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
-    callback(isPermissionAllowed(permission, details.requestingUrl, appOrigin));
+    callback(isPermissionAllowed(permission, details.requestingUrl, appOrigin, details.mediaTypes));
   });
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, appOrigin));
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    isPermissionAllowed(permission, requestingOrigin, appOrigin, details?.mediaType ? [details.mediaType] : []),
+  );
 }

@@ -29,9 +29,9 @@ class FakeSession implements GuardedSession {
   setPermissionCheckHandler(handler: NonNullable<FakeSession['check']>) {
     this.check = handler;
   }
-  requestPermission(permission: string, requestingUrl: string): boolean {
+  requestPermission(permission: string, requestingUrl: string, mediaTypes?: string[]): boolean {
     let granted: boolean | undefined;
-    this.request!({}, permission, (g) => (granted = g), { requestingUrl });
+    this.request!({}, permission, (g) => (granted = g), { requestingUrl, ...(mediaTypes && { mediaTypes }) });
     assert.notEqual(granted, undefined, 'the request handler must always answer');
     return granted!;
   }
@@ -118,7 +118,13 @@ describe('installSecurity', () => {
     assert.match(String(errors[0]![0]), /example\.com/);
   });
 
-  test('grants only fullscreen and clipboard writes, and only to the app', () => {
+  test('grants only fullscreen, clipboard writes and the microphone alone, and only to the app', () => {
+    assert.equal(session.requestPermission('media', `${APP}/#/roleplay`, ['audio']), true, 'the microphone for a spoken turn');
+    assert.equal(session.requestPermission('media', `${APP}/`, ['audio', 'video']), false, 'never the camera');
+    assert.equal(session.requestPermission('media', `${APP}/`, ['video']), false);
+    assert.equal(session.requestPermission('media', 'https://evil.example/', ['audio']), false);
+    assert.equal(session.check!({}, 'media', APP, { mediaType: 'audio' }), true);
+    assert.equal(session.check!({}, 'media', APP, { mediaType: 'video' }), false);
     assert.equal(session.requestPermission('fullscreen', `${APP}/#/courses/1`), true);
     assert.equal(session.requestPermission('clipboard-sanitized-write', `${APP}/`), true);
     for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read', 'hid', 'usb', 'serial']) {
