@@ -104,6 +104,13 @@ export const byCode: Record<string, ErrorKey> = {
   'auth.wrong_password': 'errors.auth_wrong_password',
   'auth.same_password': 'errors.auth_same_password',
   'auth.weak_password': 'errors.auth_weak_password',
+  'client_closed': 'errors.client_closed',
+  'exam.not_in_audience': 'errors.exam_not_in_audience',
+  'review.not_due': 'errors.review_not_due',
+  'roleplay.invalid_phrase': 'errors.roleplay_invalid_phrase',
+  'roleplay.scenario_inactive': 'errors.roleplay_scenario_inactive',
+  'roleplay.session_finished': 'errors.roleplay_session_finished',
+  'roleplay.turn_limit': 'errors.roleplay_turn_limit',
 };
 
 
