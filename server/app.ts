@@ -39,6 +39,7 @@ import { createKnowledgeStorage, createStorage } from './storage/index.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { meteredJobQueue } from './jobs/metered.js';
 import { requestId } from './http/request-id.js';
+import { serverLog } from './log/structured.js';
 import { metricsEndpoint, requestTiming } from './http/metrics.js';
 import { markAuth, routeLayers } from './http/openapi.js';
 import { apiDocsRoutes } from './http/api-docs.routes.js';
@@ -114,8 +115,8 @@ export function createApp({ db, config, secrets, nodeId }: AppOptions): Trainben
   app.use(jsonBody({ limit: '2mb' }));
   app.use(dispatchByFirstSegment(mounted, '/api'));
   app.use(serveRenderer());
-  app.on('error', (err) => {
-    if (process.env.NODE_ENV !== 'test') console.error('[trainbench]', err);
+  app.on('error', (err: unknown, ctx?: Koa.Context) => {
+    if (process.env.NODE_ENV !== 'test') serverLog().error({ err, reqId: ctx?.state.requestId }, '[trainbench] request failed');
   });
 
   const routes = mounted.flatMap((router) =>
